@@ -1,0 +1,139 @@
+/* swage.h - the public C API of Swage, a compiler for ragged data.
+ *
+ * Conventions (after the MLIR C API):
+ * - Opaque handles; functions are named swage<Noun><Verb>.
+ * - Every fallible call returns a swage_status and, on failure, an error
+ *   object through `error` (when `error` is non-NULL) that the caller owns
+ *   and releases with swageErrorDestroy.
+ * - Text returned through `char **` is malloc'd and owned by the caller:
+ *   release it with swageFree.
+ * - The library never exits or aborts on user input, and every function may
+ *   be called from several threads at once.
+ */
+#ifndef SWAGE_H
+#define SWAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SWAGE_VERSION_MAJOR 0
+#define SWAGE_VERSION_MINOR 1
+
+typedef enum swage_status {
+    SWAGE_OK = 0,
+    SWAGE_ERROR_COMPILE = 1,          /* the kernel source or IR is wrong */
+    SWAGE_ERROR_INVALID_ARGUMENT = 2, /* a bad argument to this call */
+    SWAGE_ERROR_RUNTIME = 3,          /* execution failed (e.g. out-of-bounds access) */
+    SWAGE_ERROR_OUT_OF_MEMORY = 4,
+    SWAGE_ERROR_INTERNAL = 5,         /* a Swage bug: please report it */
+} swage_status;
+
+/* ---- errors ------------------------------------------------------------ */
+
+typedef struct swage_error swage_error;
+
+swage_status swageErrorStatus(const swage_error *error);
+/* The plain sentence ("'while' loops are not supported ..."). Borrowed. */
+const char *swageErrorMessage(const swage_error *error);
+/* The full diagnostic: "file:line:col: error: msg", the source line and a
+ * caret under the column. Borrowed. */
+const char *swageErrorRendered(const swage_error *error);
+/* Location in the user's file; NULL / 0 when the error has none. Borrowed. */
+const char *swageErrorFile(const swage_error *error);
+int swageErrorLine(const swage_error *error);
+int swageErrorColumn(const swage_error *error);
+void swageErrorDestroy(swage_error *error);
+
+void swageFree(void *text);
+const char *swageVersionString(void);
+
+/* ---- kernels ----------------------------------------------------------- */
+
+typedef struct swage_kernel swage_kernel;
+
+/* What to compile. `source` is the kernel's Python text (one decorated def,
+ * as inspect.getsource returns it, or a whole file when `extract` is set);
+ * `file_name` and `first_line` place diagnostics in the user's real file.
+ *
+ * `signature` gives the types of the runtime parameters, comma separated,
+ * by name: "x_ptr=*f32,y_ptr=*f32,n=i32" ('*' marks a pointer; element types
+ * i1 i8 u8 i32 i64 f16 bf16 f32 f64, also spelt int32, float16, bool, ...).
+ * `constexprs` gives the values of the sl.constexpr parameters:
+ * "BLOCK=128,EPS=1e-5,FLAG=True". Parameters with defaults may be omitted. */
+typedef struct swage_kernel_spec {
+    const char *source;
+    const char *file_name;  /* NULL: "<kernel>" */
+    int first_line;         /* line of source's first line in file_name; 0 means 1 */
+    const char *kernel_name;/* NULL: the (only) def in source */
+    const char *signature;  /* NULL or "" when there are no runtime parameters */
+    const char *constexprs; /* NULL or "" when there are none */
+    int extract;            /* nonzero: source is a whole .py file; find kernel_name in it */
+} swage_kernel_spec;
+
+/* Compiles (or finds in the process-wide cache) the specialisation. The
+ * kernel belongs to the cache and stays valid until the process ends; do
+ * not free it. Compiling the same spec twice returns the same handle. */
+swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_kernel **kernel,
+                                swage_error **error);
+
+/* Parameters of the compiled kernel, in source order, constexprs included. */
+int swageKernelNumParams(const swage_kernel *kernel);
+const char *swageKernelParamName(const swage_kernel *kernel, int index); /* borrowed */
+/* 1 if the parameter is an sl.constexpr (no runtime argument), else 0. */
+int swageKernelParamIsConstexpr(const swage_kernel *kernel, int index);
+/* The parameter's type as in the signature grammar ("*f32", "i32"); "" for constexprs. */
+const char *swageKernelParamType(const swage_kernel *kernel, int index); /* borrowed */
+const char *swageKernelName(const swage_kernel *kernel);                /* borrowed */
+
+/* IR stages for swageKernelEmitMlir. */
+typedef enum swage_stage {
+    SWAGE_STAGE_SOURCE = 0,   /* straight out of the frontend (specialised, unoptimised) */
+    SWAGE_STAGE_SEMANTIC = 1, /* after the default pass pipeline: what the executors run */
+} swage_stage;
+
+/* The IR of `stage` as MLIR text (with loc(...) on every op when
+ * `locations` is nonzero). The caller frees *text with swageFree. */
+swage_status swageKernelEmitMlir(const swage_kernel *kernel, swage_stage stage, int locations,
+                                 char **text, swage_error **error);
+
+/* ---- CPU execution ----------------------------------------------------- */
+
+typedef enum swage_arg_kind {
+    SWAGE_ARG_BUFFER = 0, /* host memory: data, nelems elements of the pointee type */
+    SWAGE_ARG_INT = 1,    /* integer / bool scalar: i */
+    SWAGE_ARG_FLOAT = 2,  /* floating scalar: f */
+} swage_arg_kind;
+
+typedef struct swage_arg {
+    int kind;        /* swage_arg_kind */
+    void *data;      /* BUFFER */
+    int64_t nelems;  /* BUFFER: elements (not bytes) available at data */
+    int64_t i;       /* INT */
+    double f;        /* FLOAT */
+} swage_arg;
+
+/* Runs the kernel on the CPU reference executor over grid[0] x grid[1] x
+ * grid[2] programs. `args` are the runtime (non-constexpr) parameters in
+ * source order. Synchronous. Out-of-bounds accesses are reported as
+ * SWAGE_ERROR_RUNTIME, never performed. */
+swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid[3],
+                                  const swage_arg *args, int nargs, swage_error **error);
+
+/* ---- IR tools (for swage-opt and tests) --------------------------------- */
+
+/* Parses MLIR text, verifies it, runs the comma-separated `passes` (NULL or
+ * "" for none), and returns the printed module. `print_after` ("all" or a
+ * comma list of pass names, or NULL) adds dumps after those passes before
+ * the final module. */
+swage_status swageIrRunPasses(const char *ir_text, const char *file_name, const char *passes,
+                              const char *print_after, int locations, char **text,
+                              swage_error **error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

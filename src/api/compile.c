@@ -1,0 +1,319 @@
+/* compile.c - swageKernelCompile and the process-wide compile cache; kernel
+ * queries, MLIR emission and CPU launch. A cached kernel is immutable after
+ * it is published, so every query and launch may run on many threads. */
+#include "api_internal.h"
+#include "../frontend/ast.h"
+#include "../frontend/irgen.h"
+#include "../passes/passes.h"
+#include "../backends/cpu/cpu_exec.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct kernel_param {
+    const char *name;
+    const char *type; /* signature grammar, "" for constexprs */
+    bool is_constexpr;
+} kernel_param;
+
+struct swage_kernel {
+    arena ar;           /* owns everything below */
+    const char *key;
+    size_t key_len;
+    uint64_t hash;
+    const char *name;
+    kernel_param *params;
+    int nparams;
+    int nruntime;
+    const char *stage_text[2][2]; /* [stage][locations] */
+    ir_module *module;  /* the semantic module the executors run */
+    swage_kernel *next; /* cache chain */
+};
+
+enum { CACHE_BUCKETS = 256 };
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static swage_kernel *cache[CACHE_BUCKETS];
+
+static void key_put(strbuf *sb, const char *s)
+{
+    /* Length-prefixed fields: no separator can be confused with content. */
+    size_t n = s ? strlen(s) : 0;
+    sb_printf(sb, "%zu:", n);
+    if (n)
+        sb_putn(sb, s, n);
+}
+
+static char *spec_key(const swage_kernel_spec *s, size_t *len)
+{
+    strbuf sb;
+    sb_init(&sb);
+    key_put(&sb, s->source);
+    key_put(&sb, s->file_name);
+    key_put(&sb, s->kernel_name);
+    key_put(&sb, s->signature);
+    key_put(&sb, s->constexprs);
+    sb_printf(&sb, "%d:%d", s->first_line, s->extract != 0);
+    *len = sb.len;
+    if (sb.oom) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_take(&sb);
+}
+
+static swage_kernel *cache_find(const char *key, size_t len, uint64_t hash)
+{
+    for (swage_kernel *k = cache[hash % CACHE_BUCKETS]; k; k = k->next)
+        if (k->hash == hash && k->key_len == len && !memcmp(k->key, key, len))
+            return k;
+    return NULL;
+}
+
+static void kernel_destroy(swage_kernel *k)
+{
+    if (!k)
+        return;
+    arena ar = k->ar;
+    arena_free(&ar);
+}
+
+static const char *print_text(swage_kernel *k, bool locations)
+{
+    strbuf sb;
+    sb_init(&sb);
+    ir_print_options o = {.locations = locations};
+    ir_print_module(k->module, &o, &sb);
+    const char *t = arena_strndup(&k->ar, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    return t;
+}
+
+static void record_params(swage_kernel *k, const irgen_result *r)
+{
+    k->nparams = r->nparams;
+    k->params = arena_alloc(&k->ar, sizeof(kernel_param) * (size_t)(r->nparams + 1));
+    for (int i = 0; i < r->nparams; i++) {
+        kernel_param *p = &k->params[i];
+        p->name = arena_strdup(&k->ar, r->params[i].name);
+        p->is_constexpr = r->params[i].is_constexpr;
+        if (p->is_constexpr) {
+            p->type = "";
+            continue;
+        }
+        k->nruntime++;
+        strbuf sb;
+        sb_init(&sb);
+        spec_print_type(r->params[i].type, &sb);
+        p->type = arena_strndup(&k->ar, sb.data ? sb.data : "", sb.len);
+        sb_free(&sb);
+    }
+}
+
+static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec, diag *d);
+
+/* Compiles into a fresh kernel; returns NULL with d set. */
+static swage_kernel *compile_fresh(const swage_kernel_spec *spec, diag *d)
+{
+    swage_kernel *k = calloc(1, sizeof *k);
+    if (!k) {
+        diag_error(d, DIAG_NOMEM, "out of memory");
+        return NULL;
+    }
+    arena_init(&k->ar);
+    /* The kernel's memory lives in its own arena; the record itself moves
+     * into it so that one arena_free releases everything. */
+    swage_kernel *rec = arena_alloc(&k->ar, sizeof *rec);
+    rec->ar = k->ar;
+    free(k);
+    return compile_into(rec, spec, d);
+}
+
+/* Compiles into k (which owns its arena); frees k and returns NULL on error. */
+static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec, diag *d)
+{
+
+    jmp_buf bail;
+    d->bail = &bail;
+    if (setjmp(bail)) {
+        d->bail = NULL;
+        kernel_destroy(k);
+        return NULL;
+    }
+    arena *a = &k->ar;
+    source_file file = {
+        .name = arena_strdup(a, spec->file_name ? spec->file_name : "<kernel>"),
+        .text = arena_strdup(a, spec->source),
+        .first_line = spec->first_line > 0 ? spec->first_line : 1,
+    };
+    file.length = strlen(file.text);
+    source_file src = file;
+    if (spec->extract) {
+        if (!spec->kernel_name || !*spec->kernel_name) {
+            diag_error(d, DIAG_ARGUMENT, "a kernel name is needed to find a kernel in a whole file");
+            goto fail;
+        }
+        if (!extract_kernel_source(&file, spec->kernel_name, &src, d))
+            goto fail;
+    }
+    ast_func *fn = parse_kernel(a, &src, d);
+    if (!fn)
+        goto fail;
+    if (spec->kernel_name && *spec->kernel_name && strcmp(fn->name, spec->kernel_name)) {
+        diag_error(d, DIAG_ARGUMENT, "the source defines '%s', not '%s'", fn->name, spec->kernel_name);
+        goto fail;
+    }
+    kernel_spec ks;
+    if (!spec_parse(a, spec->signature, spec->constexprs, &ks, d))
+        goto fail;
+    irgen_result r;
+    if (!irgen_kernel(a, &src, fn, &ks, &r, d))
+        goto fail;
+    k->module = r.module;
+    k->name = fn->name;
+    record_params(k, &r);
+    diag vd;
+    diag_init(&vd);
+    if (!ir_verify(k->module, &vd)) {
+        sw_unreachable(d, "the frontend produced invalid IR: %s", vd.message ? vd.message : "?");
+        diag_clear(&vd);
+        goto fail;
+    }
+    k->stage_text[SWAGE_STAGE_SOURCE][0] = print_text(k, false);
+    k->stage_text[SWAGE_STAGE_SOURCE][1] = print_text(k, true);
+    if (!pass_run_default(k->module, NULL, d))
+        goto fail;
+    k->stage_text[SWAGE_STAGE_SEMANTIC][0] = print_text(k, false);
+    k->stage_text[SWAGE_STAGE_SEMANTIC][1] = print_text(k, true);
+    d->bail = NULL;
+    return k;
+fail:
+    d->bail = NULL;
+    kernel_destroy(k);
+    return NULL;
+}
+
+SWAGE_API swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_kernel **kernel,
+                                          swage_error **error)
+{
+    if (!spec || !kernel || !spec->source)
+        return api_fail_argument(error, "swageKernelCompile needs a spec with source text and a "
+                                        "place for the kernel");
+    *kernel = NULL;
+    size_t len;
+    char *key = spec_key(spec, &len);
+    if (!key)
+        return api_fail_argument(error, "out of memory");
+    uint64_t hash = hash_bytes(key, len, 0);
+
+    pthread_mutex_lock(&cache_lock);
+    swage_kernel *hit = cache_find(key, len, hash);
+    pthread_mutex_unlock(&cache_lock);
+    if (hit) {
+        free(key);
+        *kernel = hit;
+        return SWAGE_OK;
+    }
+
+    diag d;
+    diag_init(&d);
+    swage_kernel *k = compile_fresh(spec, &d);
+    if (!k) {
+        free(key);
+        return api_fail(error, &d);
+    }
+    k->key = arena_strndup(&k->ar, key, len);
+    k->key_len = len;
+    k->hash = hash;
+    free(key);
+
+    pthread_mutex_lock(&cache_lock);
+    hit = cache_find(k->key, k->key_len, hash);
+    if (!hit) {
+        k->next = cache[hash % CACHE_BUCKETS];
+        cache[hash % CACHE_BUCKETS] = k;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (hit) {
+        /* Another thread published the same specialisation first. */
+        kernel_destroy(k);
+        k = hit;
+    }
+    *kernel = k;
+    return SWAGE_OK;
+}
+
+SWAGE_API int swageKernelNumParams(const swage_kernel *k) { return k ? k->nparams : 0; }
+
+static const kernel_param *param_at(const swage_kernel *k, int i)
+{
+    return k && i >= 0 && i < k->nparams ? &k->params[i] : NULL;
+}
+
+SWAGE_API const char *swageKernelParamName(const swage_kernel *k, int i)
+{
+    const kernel_param *p = param_at(k, i);
+    return p ? p->name : NULL;
+}
+
+SWAGE_API int swageKernelParamIsConstexpr(const swage_kernel *k, int i)
+{
+    const kernel_param *p = param_at(k, i);
+    return p ? p->is_constexpr : 0;
+}
+
+SWAGE_API const char *swageKernelParamType(const swage_kernel *k, int i)
+{
+    const kernel_param *p = param_at(k, i);
+    return p ? p->type : NULL;
+}
+
+SWAGE_API const char *swageKernelName(const swage_kernel *k) { return k ? k->name : NULL; }
+
+SWAGE_API swage_status swageKernelEmitMlir(const swage_kernel *k, swage_stage stage, int locations,
+                                           char **text, swage_error **error)
+{
+    if (!k || !text)
+        return api_fail_argument(error, "swageKernelEmitMlir needs a kernel and a place for the text");
+    if (stage != SWAGE_STAGE_SOURCE && stage != SWAGE_STAGE_SEMANTIC)
+        return api_fail_argument(error, "unknown IR stage %d (expected source or semantic)", (int)stage);
+    const char *t = k->stage_text[stage][locations != 0];
+    size_t n = strlen(t);
+    *text = malloc(n + 1);
+    if (!*text)
+        return api_fail_argument(error, "out of memory");
+    memcpy(*text, t, n + 1);
+    return SWAGE_OK;
+}
+
+SWAGE_API swage_status swageKernelLaunchCpu(const swage_kernel *k, const int64_t grid[3],
+                                            const swage_arg *args, int nargs, swage_error **error)
+{
+    if (!k || !grid || (nargs > 0 && !args))
+        return api_fail_argument(error, "swageKernelLaunchCpu needs a kernel, a grid and arguments");
+    if (nargs != k->nruntime)
+        return api_fail_argument(error, "%s takes %d runtime argument%s, got %d", k->name, k->nruntime,
+                                 k->nruntime == 1 ? "" : "s", nargs);
+    cpu_arg *cargs = calloc((size_t)(nargs ? nargs : 1), sizeof *cargs);
+    if (!cargs)
+        return api_fail_argument(error, "out of memory");
+    for (int i = 0; i < nargs; i++) {
+        switch (args[i].kind) {
+        case SWAGE_ARG_BUFFER: cargs[i].kind = CPU_ARG_BUFFER; break;
+        case SWAGE_ARG_INT: cargs[i].kind = CPU_ARG_INT; break;
+        case SWAGE_ARG_FLOAT: cargs[i].kind = CPU_ARG_FLOAT; break;
+        default:
+            free(cargs);
+            return api_fail_argument(error, "argument %d has the unknown kind %d", i, args[i].kind);
+        }
+        cargs[i].data = args[i].data;
+        cargs[i].nelems = args[i].nelems;
+        cargs[i].i = args[i].i;
+        cargs[i].f = args[i].f;
+    }
+    diag d;
+    diag_init(&d);
+    bool ok = cpu_exec_launch(k->module, grid, cargs, nargs, &d);
+    free(cargs);
+    return ok ? SWAGE_OK : api_fail(error, &d);
+}

@@ -1,0 +1,31 @@
+/* cpu_exec.h - the CPU reference executor for the semantic IR.
+ *
+ * Runs the kernel (the module's first func.func) once per program over the
+ * whole grid, program ids in row-major order (axis 0 fastest), on host
+ * buffers, deterministically. It is the oracle every later backend is
+ * checked against. Every memory access is bounds-checked against the buffer
+ * it derives from: an access outside it (that the mask does not turn off) is
+ * a DIAG_RUNTIME error naming the op's location, never a host crash.
+ */
+#ifndef SWAGE_CPU_EXEC_H
+#define SWAGE_CPU_EXEC_H
+
+#include "../../ir/ir.h"
+
+typedef enum cpu_arg_kind { CPU_ARG_BUFFER, CPU_ARG_INT, CPU_ARG_FLOAT } cpu_arg_kind;
+
+typedef struct cpu_arg {
+    cpu_arg_kind kind;
+    void *data;      /* BUFFER: host memory, elements of the parameter's pointee dtype */
+    int64_t nelems;  /* BUFFER: element count (bounds for every access) */
+    int64_t i;       /* INT */
+    double f;        /* FLOAT */
+} cpu_arg;
+
+/* args are the func's block arguments in order. The module must be verified.
+ * Returns false with d set (DIAG_ARGUMENT for arity/kind mismatches,
+ * DIAG_RUNTIME for out-of-bounds accesses, DIAG_NOMEM). */
+bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
+                     diag *d);
+
+#endif

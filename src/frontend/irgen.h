@@ -1,0 +1,36 @@
+/* irgen.h - lowering of a kernel's syntax tree to the semantic IR, for one
+ * specialisation (parameter types + constexpr values).
+ *
+ * irgen is also the type checker: Python-level values are tracked as
+ * compile-time constants (literals, constexprs, dtypes) or typed IR values;
+ * constant expressions fold here (constexpr folding), mixed operands are
+ * promoted and broadcast by explicit sw.cast/sw.splat ops, and every type
+ * or shape mismatch is a DIAG_COMPILE error at the user's line and column.
+ */
+#ifndef SWAGE_IRGEN_H
+#define SWAGE_IRGEN_H
+
+#include "ast.h"
+#include "spec.h"
+
+/* Parameter facts irgen records for the API (names, constexpr flags, types). */
+typedef struct irgen_param {
+    const char *name;
+    bool is_constexpr;
+    ir_type type;        /* runtime parameters */
+    const_value value;   /* constexprs (given or default) */
+} irgen_param;
+
+typedef struct irgen_result {
+    ir_module *module;
+    irgen_param *params;
+    int nparams;
+} irgen_result;
+
+/* Builds the module for `fn` specialised by `spec`. Every runtime parameter
+ * needs a type (from spec, or a dtype annotation); every constexpr a value
+ * (from spec, or a default). Returns false with a diagnostic on error. */
+bool irgen_kernel(arena *a, const source_file *src, const ast_func *fn, kernel_spec *spec,
+                  irgen_result *out, diag *d);
+
+#endif

@@ -1,0 +1,555 @@
+/* irgen_builtins.c - the sl.* built-ins and methods (x.to(dtype)): argument
+ * binding by position or keyword, checks, and the ops they lower to.
+ * Requires a live irgen; guarantees each built-in either emits well-typed
+ * ops or reports an error at the offending argument. */
+#include "irgen_internal.h"
+
+#include <string.h>
+
+enum { MAX_ARGS = 4 };
+
+typedef struct builtin builtin;
+typedef gval (*builtin_fn)(irgen *g, const ast_expr *call, const builtin *b,
+                           const ast_expr *const *args);
+
+struct builtin {
+    const char *name;
+    builtin_fn lower;
+    int nrequired, nmax;
+    const char *params[MAX_ARGS];
+    ir_op_kind op; /* for the generic elementwise math and reductions */
+    const char *kind;
+};
+
+/* Matches positional and keyword arguments to b->params. */
+static bool bind_args(irgen *g, const ast_expr *call, const builtin *b, const ast_expr **out)
+{
+    for (int i = 0; i < MAX_ARGS; i++)
+        out[i] = NULL;
+    if (call->nargs > b->nmax) {
+        ig_error(g, call->args[b->nmax]->loc, "sl.%s takes at most %d argument%s, got %d", b->name,
+                 b->nmax, b->nmax == 1 ? "" : "s", call->nargs + call->nkwargs);
+        return false;
+    }
+    for (int i = 0; i < call->nargs; i++)
+        out[i] = call->args[i];
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        int slot = -1;
+        for (int i = 0; i < b->nmax; i++)
+            if (b->params[i] && !strcmp(b->params[i], kw->name))
+                slot = i;
+        if (slot < 0) {
+            ig_error(g, kw->loc, "sl.%s has no parameter named '%s'", b->name, kw->name);
+            return false;
+        }
+        if (out[slot]) {
+            ig_error(g, kw->loc, "sl.%s got '%s' twice", b->name, kw->name);
+            return false;
+        }
+        out[slot] = kw->value;
+    }
+    for (int i = 0; i < b->nrequired; i++)
+        if (!out[i]) {
+            ig_error(g, call->loc, "sl.%s is missing its argument '%s'", b->name, b->params[i]);
+            return false;
+        }
+    return true;
+}
+
+static gval arg_value(irgen *g, const ast_expr *a)
+{
+    return a ? ig_expr(g, a) : (gval){.kind = GV_NONE};
+}
+
+static bool want_dtype(irgen *g, const ast_expr *a, gval v, ir_dtype *out)
+{
+    if (v.kind == GV_ERROR)
+        return false;
+    if (v.kind != GV_CONST || v.c.kind != CONST_DTYPE) {
+        ig_error(g, a->loc, "expected a dtype such as sl.float32");
+        return false;
+    }
+    *out = (ir_dtype)v.c.i;
+    return true;
+}
+
+static bool want_ir(irgen *g, const ast_expr *a, gval v, ir_value *out)
+{
+    if (v.kind == GV_ERROR)
+        return false;
+    *out = ig_to_ir(g, a->loc, v, ir_type_void());
+    return *out != IR_NO_VALUE;
+}
+
+static bool want_axis(irgen *g, const ast_expr *a, int64_t *axis)
+{
+    if (!ig_const_int(g, a, ig_expr(g, a), "the axis", axis))
+        return false;
+    if (*axis < 0 || *axis > 2) {
+        ig_error(g, a->loc, "the axis must be 0, 1 or 2, not %lld", (long long)*axis);
+        return false;
+    }
+    return true;
+}
+
+/* ---- grid --------------------------------------------------------------- */
+
+static gval lower_grid_query(irgen *g, const ast_expr *call, const builtin *b,
+                             const ast_expr *const *args)
+{
+    int64_t axis;
+    if (!want_axis(g, args[0], &axis))
+        return (gval){0};
+    ir_value r = ig_emit1(g, b->op, call->loc, NULL, 0, ir_type_scalar(DT_I32));
+    if (r != IR_NO_VALUE)
+        ir_attr_set_int(g->m, g->m->values[r].def, "axis", ir_type_scalar(DT_I32), axis);
+    return gv_ir(r);
+}
+
+enum { MAX_TILE = 1 << 20 };
+
+static bool check_tile_len(irgen *g, src_loc loc, int64_t n, const char *what)
+{
+    if (n <= 0 || n > MAX_TILE || (n & (n - 1))) {
+        ig_error(g, loc, "%s must be a power of two between 1 and %d, not %lld", what, MAX_TILE,
+                 (long long)n);
+        return false;
+    }
+    return true;
+}
+
+static gval lower_arange(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    int64_t start, end;
+    if (!ig_const_int(g, args[0], ig_expr(g, args[0]), "the start of sl.arange", &start) ||
+        !ig_const_int(g, args[1], ig_expr(g, args[1]), "the end of sl.arange", &end))
+        return (gval){0};
+    if (end <= start)
+        return ig_error(g, call->loc, "sl.arange(%lld, %lld) is empty: end must exceed start",
+                        (long long)start, (long long)end);
+    if (!check_tile_len(g, call->loc, end - start, "the length of sl.arange (end - start)"))
+        return (gval){0};
+    if (start < INT32_MIN || end - 1 > INT32_MAX)
+        return ig_error(g, call->loc, "sl.arange bounds must fit int32");
+    ir_value r = ig_emit1(g, IR_ARANGE, call->loc, NULL, 0, ir_type_tile(DT_I32, (int32_t)(end - start)));
+    if (r != IR_NO_VALUE) {
+        ir_attr_set_int(g->m, g->m->values[r].def, "start", ir_type_scalar(DT_I32), start);
+        ir_attr_set_int(g->m, g->m->values[r].def, "end", ir_type_scalar(DT_I32), end);
+    }
+    return gv_ir(r);
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* Brings pointer and mask to one shape; returns false after reporting. */
+static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *pa,
+                         const ast_expr *ma, ir_value *ptr, ir_value *mask)
+{
+    char buf[64];
+    gval p = ig_expr(g, pa);
+    if (p.kind == GV_ERROR)
+        return false;
+    if (p.kind != GV_IR || !ir_type_is_ptrlike(ig_type(g, p))) {
+        if (p.kind == GV_IR)
+            ig_error(g, pa->loc, "sl.%s needs a pointer, not %s", b->name, ig_type_name(ig_type(g, p), buf));
+        else
+            ig_error(g, pa->loc, "sl.%s needs a pointer", b->name);
+        return false;
+    }
+    *ptr = p.v;
+    *mask = IR_NO_VALUE;
+    gval m = arg_value(g, ma);
+    if (m.kind == GV_ERROR)
+        return false;
+    if (m.kind == GV_NONE || (m.kind == GV_CONST && m.c.kind == CONST_BOOL && m.c.i))
+        return true;
+    ir_value mv = ig_to_ir(g, ma->loc, m, ir_type_void());
+    if (mv == IR_NO_VALUE)
+        return false;
+    ir_type mt = ir_value_type(g->m, mv);
+    if (ir_type_is_ptrlike(mt) || mt.dtype != DT_I1) {
+        ig_error(g, ma->loc, "the mask of sl.%s must be int1 (bool), not %s", b->name,
+                 ig_type_name(mt, buf));
+        return false;
+    }
+    ir_type pt = ir_value_type(g->m, *ptr);
+    *ptr = ig_broadcast(g, pa->loc, *ptr, mt);
+    if (*ptr == IR_NO_VALUE)
+        return false;
+    mv = ig_broadcast(g, ma->loc, mv, pt);
+    *mask = mv;
+    return mv != IR_NO_VALUE;
+}
+
+static gval lower_load(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char b1[64], b2[64];
+    ir_value ptr, mask;
+    if (!ptr_and_mask(g, call, b, args[0], args[1], &ptr, &mask))
+        return (gval){0};
+    ir_type pt = ir_value_type(g->m, ptr);
+    ir_type rt = ir_type_like(pt, ir_type_scalar((ir_dtype)pt.dtype));
+    if (mask == IR_NO_VALUE) {
+        gval o = arg_value(g, args[2]);
+        if (o.kind == GV_ERROR)
+            return o;
+        return gv_ir(ig_emit1(g, IR_LOAD, call->loc, &ptr, 1, rt));
+    }
+    gval o = arg_value(g, args[2]);
+    if (o.kind == GV_ERROR)
+        return o;
+    ir_value other;
+    if (o.kind == GV_NONE) {
+        other = ig_materialize(g, call->loc, (const_value){.kind = CONST_INT}, rt);
+    } else if (o.kind == GV_CONST) {
+        const_value c = o.c;
+        if (c.kind == CONST_FLOAT && !ir_dtype_is_float((ir_dtype)rt.dtype))
+            return ig_error(g, args[2]->loc, "'other' is a float but the pointer loads %s",
+                            ir_dtypes[rt.dtype].py);
+        other = ig_materialize(g, args[2]->loc, c, rt);
+    } else {
+        other = ig_to_ir(g, args[2]->loc, o, ir_type_void());
+        if (other == IR_NO_VALUE)
+            return (gval){0};
+        ir_type ot = ir_value_type(g->m, other);
+        if (ot.dtype != rt.dtype || ir_type_is_ptrlike(ot))
+            return ig_error(g, args[2]->loc, "'other' has type %s but the load gives %s", ig_type_name(ot, b1),
+                            ig_type_name(ir_type_elem(rt), b2));
+        other = ig_broadcast(g, args[2]->loc, other, rt);
+    }
+    if (other == IR_NO_VALUE)
+        return (gval){0};
+    ir_value ops[3] = {ptr, mask, other};
+    return gv_ir(ig_emit1(g, IR_LOAD, call->loc, ops, 3, rt));
+}
+
+static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char b1[64], b2[64];
+    ir_value ptr, mask;
+    if (!ptr_and_mask(g, call, b, args[0], args[2], &ptr, &mask))
+        return (gval){0};
+    gval v = ig_expr(g, args[1]);
+    if (v.kind == GV_ERROR)
+        return v;
+    ir_type pt = ir_value_type(g->m, ptr);
+    ir_type et = ir_type_scalar((ir_dtype)pt.dtype);
+    ir_value val;
+    if (v.kind == GV_CONST) {
+        if (v.c.kind == CONST_FLOAT && !ir_dtype_is_float(et.dtype))
+            return ig_error(g, args[1]->loc, "cannot store a float constant through a pointer to %s",
+                            ir_dtypes[et.dtype].py);
+        val = ig_materialize(g, args[1]->loc, v.c, et);
+    } else {
+        val = ig_to_ir(g, args[1]->loc, v, ir_type_void());
+        if (val == IR_NO_VALUE)
+            return (gval){0};
+        ir_type vt = ir_value_type(g->m, val);
+        if (ir_type_is_ptrlike(vt))
+            return ig_error(g, args[1]->loc, "cannot store pointers");
+        if (vt.dtype != et.dtype)
+            return ig_error(g, args[1]->loc, "cannot store %s values through a pointer to %s; "
+                                             "convert with .to(sl.%s)",
+                            ir_dtypes[vt.dtype].py, ir_dtypes[et.dtype].py, ir_dtypes[et.dtype].py);
+        if (vt.kind == TY_TILE && pt.kind != TY_TILE)
+            return ig_error(g, args[1]->loc, "cannot store a %s through a single pointer; "
+                                             "offset the pointer by a tile first",
+                            ig_type_name(vt, b1));
+        if (vt.kind == TY_TILE && vt.len != pt.len)
+            return ig_error(g, args[1]->loc, "shape mismatch: storing a %s through a %s",
+                            ig_type_name(vt, b1), ig_type_name(pt, b2));
+    }
+    if (val == IR_NO_VALUE)
+        return (gval){0};
+    val = ig_broadcast(g, args[1]->loc, val, pt);
+    if (val == IR_NO_VALUE)
+        return (gval){0};
+    ir_value ops[3] = {ptr, val, mask};
+    ig_emit(g, IR_STORE, call->loc, ops, mask == IR_NO_VALUE ? 2 : 3, NULL, 0);
+    return (gval){.kind = GV_NONE};
+}
+
+/* ---- elementwise -------------------------------------------------------- */
+
+static gval lower_where(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char buf[64];
+    gval c = ig_expr(g, args[0]);
+    gval x = ig_expr(g, args[1]);
+    gval y = ig_expr(g, args[2]);
+    ir_value cv, xv, yv;
+    if (!want_ir(g, args[0], c, &cv))
+        return (gval){0};
+    ir_type ct = ir_value_type(g->m, cv);
+    if (ir_type_is_ptrlike(ct) || ct.dtype != DT_I1)
+        return ig_error(g, args[0]->loc, "the condition of sl.where must be int1 (bool), not %s",
+                        ig_type_name(ct, buf));
+    if (!ig_unify(g, call->loc, x, y, &xv, &yv, "sl.where"))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, xv);
+    if (ct.kind == TY_TILE) {
+        xv = ig_broadcast(g, call->loc, xv, ct);
+        yv = ig_broadcast(g, call->loc, yv, ct);
+        if (xv == IR_NO_VALUE || yv == IR_NO_VALUE)
+            return (gval){0};
+        t = ir_value_type(g->m, xv);
+    }
+    cv = ig_broadcast(g, args[0]->loc, cv, t);
+    if (cv == IR_NO_VALUE)
+        return (gval){0};
+    ir_value ops[3] = {cv, xv, yv};
+    return gv_ir(ig_emit1(g, IR_SELECT, call->loc, ops, 3, t));
+}
+
+static gval lower_binary_math(irgen *g, const ast_expr *call, const builtin *b,
+                              const ast_expr *const *args)
+{
+    gval x = ig_expr(g, args[0]), y = ig_expr(g, args[1]);
+    ir_value xv, yv;
+    if (!ig_unify(g, call->loc, x, y, &xv, &yv, b->name))
+        return (gval){0};
+    ir_value ops[2] = {xv, yv};
+    return gv_ir(ig_emit1(g, b->op, call->loc, ops, 2, ir_value_type(g->m, xv)));
+}
+
+static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
+                             const ast_expr *const *args)
+{
+    char buf[64];
+    gval x = ig_expr(g, args[0]);
+    ir_value v;
+    if (x.kind == GV_CONST && x.c.kind != CONST_FLOAT && x.c.kind != CONST_DTYPE &&
+        (ir_ops[b->op].flags & F_FLOAT))
+        x = gv_float((double)x.c.i);
+    if (!want_ir(g, args[0], x, &v))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v);
+    if (ir_type_is_ptrlike(t))
+        return ig_error(g, args[0]->loc, "sl.%s cannot be applied to a %s", b->name, ig_type_name(t, buf));
+    if ((ir_ops[b->op].flags & F_FLOAT) && !ir_dtype_is_float((ir_dtype)t.dtype))
+        v = ig_cast(g, call->loc, v, DT_F32), t = ir_value_type(g->m, v);
+    if (b->op == IR_ABS && t.dtype == DT_I1)
+        return gv_ir(v);
+    return gv_ir(ig_emit1(g, b->op, call->loc, &v, 1, t));
+}
+
+static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char buf[64];
+    gval x = ig_expr(g, args[0]);
+    if (x.kind == GV_ERROR)
+        return x;
+    if (args[1]) {
+        int64_t axis;
+        if (!ig_const_int(g, args[1], ig_expr(g, args[1]), "the axis of a reduction", &axis))
+            return (gval){0};
+        if (axis != 0)
+            return ig_error(g, args[1]->loc, "tiles are one-dimensional: the axis must be 0");
+    }
+    if (x.kind != GV_IR || ig_type(g, x).kind != TY_TILE) {
+        if (x.kind == GV_IR)
+            return ig_error(g, args[0]->loc, "sl.%s needs a tile, not %s", b->name,
+                            ig_type_name(ig_type(g, x), buf));
+        return ig_error(g, args[0]->loc, "sl.%s needs a tile", b->name);
+    }
+    ir_value v = x.v;
+    ir_type t = ir_value_type(g->m, v);
+    if (t.ptr_elem)
+        return ig_error(g, args[0]->loc, "sl.%s cannot reduce pointers", b->name);
+    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) &&
+        (t.dtype == DT_I1 || t.dtype == DT_I8 || t.dtype == DT_U8))
+        v = ig_cast(g, call->loc, v, DT_I32), t = ir_value_type(g->m, v);
+    ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, ir_type_elem(t));
+    if (r != IR_NO_VALUE)
+        ir_attr_set_str(g->m, g->m->values[r].def, "kind", b->kind);
+    return gv_ir(r);
+}
+
+/* ---- construction and conversion ---------------------------------------- */
+
+static bool want_shape(irgen *g, const ast_expr *a, int32_t *len)
+{
+    int64_t n;
+    if (a->kind == AST_TUPLE) {
+        if (a->nargs != 1) {
+            ig_error(g, a->loc, "tiles are one-dimensional: the shape must have one entry, not %d",
+                     a->nargs);
+            return false;
+        }
+        a = a->args[0];
+    }
+    if (!ig_const_int(g, a, ig_expr(g, a), "a tile shape", &n) ||
+        !check_tile_len(g, a->loc, n, "a tile length"))
+        return false;
+    *len = (int32_t)n;
+    return true;
+}
+
+static gval make_full(irgen *g, const ast_expr *call, const ast_expr *shape_arg, gval value,
+                      const ast_expr *value_arg, const ast_expr *dtype_arg)
+{
+    int32_t len;
+    ir_dtype dt;
+    if (!want_shape(g, shape_arg, &len) || !want_dtype(g, dtype_arg, ig_expr(g, dtype_arg), &dt))
+        return (gval){0};
+    ir_type t = ir_type_tile(dt, len);
+    if (value.kind == GV_CONST) {
+        const_value c = value.c;
+        if (c.kind == CONST_FLOAT && !ir_dtype_is_float(dt)) {
+            /* sl.full(n, 2.5, sl.int32): convert like sl.cast. */
+            ir_value f = ig_materialize(g, value_arg->loc, c, ir_type_scalar(DT_F32));
+            if (f == IR_NO_VALUE)
+                return (gval){0};
+            f = ig_cast(g, call->loc, f, dt);
+            return gv_ir(ig_broadcast(g, call->loc, f, t));
+        }
+        return gv_ir(ig_materialize(g, value_arg->loc, c, t));
+    }
+    ir_value v;
+    if (!want_ir(g, value_arg, value, &v))
+        return (gval){0};
+    ir_type vt = ir_value_type(g->m, v);
+    if (vt.kind != TY_SCALAR)
+        return ig_error(g, value_arg->loc, "the value of sl.full must be a scalar");
+    v = ig_cast(g, call->loc, v, dt);
+    return gv_ir(ig_broadcast(g, call->loc, v, t));
+}
+
+static gval lower_full(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return make_full(g, call, args[0], ig_expr(g, args[1]), args[1], args[2]);
+}
+
+static gval lower_zeros(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return make_full(g, call, args[0], gv_int(0), call, args[1]);
+}
+
+static gval cast_to(irgen *g, const ast_expr *call, gval x, const ast_expr *xa, ir_dtype dt)
+{
+    char buf[64];
+    if (x.kind == GV_CONST && x.c.kind != CONST_DTYPE) {
+        ir_type t = ig_const_type(x.c);
+        ir_value v = ig_materialize(g, xa->loc, x.c, t);
+        return v == IR_NO_VALUE ? (gval){0} : gv_ir(ig_cast(g, call->loc, v, dt));
+    }
+    ir_value v;
+    if (!want_ir(g, xa, x, &v))
+        return (gval){0};
+    if (ir_type_is_ptrlike(ir_value_type(g->m, v)))
+        return ig_error(g, xa->loc, "cannot convert a %s", ig_type_name(ir_value_type(g->m, v), buf));
+    return gv_ir(ig_cast(g, call->loc, v, dt));
+}
+
+static gval lower_cast(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    ir_dtype dt;
+    gval x = ig_expr(g, args[0]);
+    if (!want_dtype(g, args[1], ig_expr(g, args[1]), &dt))
+        return (gval){0};
+    return cast_to(g, call, x, args[0], dt);
+}
+
+static gval lower_only_in_for(irgen *g, const ast_expr *call, const builtin *b,
+                              const ast_expr *const *args)
+{
+    return ig_error(g, call->loc, "sl.%s can only be used as the iterable of a 'for' loop", b->name);
+}
+
+static gval lower_segment(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return ig_error(g, call->loc, "sl.%s belongs to segment programs, which this build of Swage "
+                                  "does not compile yet", b->name);
+}
+
+static const builtin builtins[] = {
+    {"program_id", lower_grid_query, 1, 1, {"axis"}, IR_PROGRAM_ID, NULL},
+    {"num_programs", lower_grid_query, 1, 1, {"axis"}, IR_NUM_PROGRAMS, NULL},
+    {"arange", lower_arange, 2, 2, {"start", "end"}, IR_ARANGE, NULL},
+    {"load", lower_load, 1, 3, {"pointer", "mask", "other"}, IR_LOAD, NULL},
+    {"store", lower_store, 2, 3, {"pointer", "value", "mask"}, IR_STORE, NULL},
+    {"where", lower_where, 3, 3, {"condition", "x", "y"}, IR_SELECT, NULL},
+    {"minimum", lower_binary_math, 2, 2, {"x", "y"}, IR_MINIMUM, NULL},
+    {"maximum", lower_binary_math, 2, 2, {"x", "y"}, IR_MAXIMUM, NULL},
+    {"exp", lower_unary_math, 1, 1, {"x"}, IR_EXP, NULL},
+    {"exp2", lower_unary_math, 1, 1, {"x"}, IR_EXP2, NULL},
+    {"log", lower_unary_math, 1, 1, {"x"}, IR_LOG, NULL},
+    {"log2", lower_unary_math, 1, 1, {"x"}, IR_LOG2, NULL},
+    {"sqrt", lower_unary_math, 1, 1, {"x"}, IR_SQRT, NULL},
+    {"rsqrt", lower_unary_math, 1, 1, {"x"}, IR_RSQRT, NULL},
+    {"abs", lower_unary_math, 1, 1, {"x"}, IR_ABS, NULL},
+    {"floor", lower_unary_math, 1, 1, {"x"}, IR_FLOOR, NULL},
+    {"ceil", lower_unary_math, 1, 1, {"x"}, IR_CEIL, NULL},
+    {"sin", lower_unary_math, 1, 1, {"x"}, IR_SIN, NULL},
+    {"cos", lower_unary_math, 1, 1, {"x"}, IR_COS, NULL},
+    {"sigmoid", lower_unary_math, 1, 1, {"x"}, IR_SIGMOID, NULL},
+    {"sum", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "sum"},
+    {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max"},
+    {"min", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "min"},
+    {"prod", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "prod"},
+    {"full", lower_full, 3, 3, {"shape", "value", "dtype"}, IR_CONSTANT, NULL},
+    {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL},
+    {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL},
+    {"static_range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL},
+    {"segment_id", lower_segment, 0, 1, {"axis"}, IR_OP_COUNT, NULL},
+    {"segment", lower_segment, 0, 3, {"values", "offsets", "sid"}, IR_OP_COUNT, NULL},
+    {"load_segment", lower_segment, 0, 1, {"segment"}, IR_OP_COUNT, NULL},
+    {"store_segment", lower_segment, 0, 3, {"pointer", "segment", "value"}, IR_OP_COUNT, NULL},
+    {"segment_length", lower_segment, 0, 1, {"segment"}, IR_OP_COUNT, NULL},
+};
+
+static const builtin *find_builtin(const char *name)
+{
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (!strcmp(builtins[i].name, name))
+            return &builtins[i];
+    return NULL;
+}
+
+bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL; }
+
+gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
+{
+    const builtin *b = find_builtin(name);
+    if (!b) {
+        if (ir_dtype_from_name(name, strlen(name)) != DT_VOID)
+            return ig_error(g, call->loc, "sl.%s is a dtype, not a function; use sl.cast(x, sl.%s) "
+                                          "or x.to(sl.%s)", name, name, name);
+        return ig_error(g, call->callee->loc, "'sl.%s' is not a Swage built-in", name);
+    }
+    const ast_expr *args[MAX_ARGS] = {0};
+    if (b->lower == lower_segment || b->lower == lower_only_in_for)
+        return b->lower(g, call, b, args);
+    if (!bind_args(g, call, b, args))
+        return (gval){0};
+    return b->lower(g, call, b, args);
+}
+
+gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
+{
+    ir_dtype dt = ir_dtype_from_name(name, strlen(name));
+    if (dt != DT_VOID && strcmp(name, "float") && strcmp(name, "double") && strcmp(name, "half"))
+        return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = dt}};
+    if (!strcmp(name, "bool_"))
+        return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = DT_I1}};
+    if (find_builtin(name))
+        return ig_error(g, e->loc, "sl.%s is a function: call it", name);
+    return ig_error(g, e->loc, "'sl.%s' is not a Swage built-in", name);
+}
+
+gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method)
+{
+    if (!strcmp(method, "to")) {
+        static const builtin to = {"to", NULL, 1, 1, {"dtype"}, IR_CAST, NULL};
+        const ast_expr *args[MAX_ARGS];
+        if (!bind_args(g, call, &to, args))
+            return (gval){0};
+        ir_dtype dt;
+        if (!want_dtype(g, args[0], ig_expr(g, args[0]), &dt))
+            return (gval){0};
+        return cast_to(g, call, self, call->callee->lhs, dt);
+    }
+    return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the only method is "
+                                          ".to(dtype)", method);
+}

@@ -1,0 +1,724 @@
+/* irgen_expr.c - lowers expressions: constant folding of compile-time
+ * values, promotion and broadcasting of mixed operands, operators.
+ * Requires a live irgen; guarantees every emitted op is well typed (or an
+ * error was reported at the expression). */
+#include "irgen_internal.h"
+#include "../ir/scalar.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *ig_type_name(ir_type t, char buf[64])
+{
+    if (t.kind == TY_SCALAR) {
+        snprintf(buf, 64, "%s", ir_dtypes[t.dtype].py);
+        return buf;
+    }
+    if (t.kind == TY_PTR) {
+        snprintf(buf, 64, "pointer to %s", ir_dtypes[t.dtype].py);
+        return buf;
+    }
+    if (t.kind == TY_TILE) {
+        snprintf(buf, 64, "%s tile of %d %s%s", t.ptr_elem ? "pointer" : ir_dtypes[t.dtype].py,
+                 (int)t.len, t.ptr_elem ? "pointers to " : "elements",
+                 t.ptr_elem ? ir_dtypes[t.dtype].py : "");
+        return buf;
+    }
+    snprintf(buf, 64, "none");
+    return buf;
+}
+
+static const char *op_text(ast_op op)
+{
+    switch (op) {
+    case OP_ADD: return "+";
+    case OP_SUB: return "-";
+    case OP_MUL: return "*";
+    case OP_DIV: return "/";
+    case OP_FLOORDIV: return "//";
+    case OP_MOD: return "%";
+    case OP_POW: return "**";
+    case OP_BITAND: return "&";
+    case OP_BITOR: return "|";
+    case OP_BITXOR: return "^";
+    case OP_SHL: return "<<";
+    case OP_SHR: return ">>";
+    case OP_MATMUL: return "@";
+    case OP_NEG: return "-";
+    case OP_POS: return "+";
+    case OP_INVERT: return "~";
+    case OP_NOT: return "not";
+    case OP_LT: return "<";
+    case OP_LE: return "<=";
+    case OP_GT: return ">";
+    case OP_GE: return ">=";
+    case OP_EQ: return "==";
+    case OP_NE: return "!=";
+    case OP_IS: return "is";
+    case OP_IS_NOT: return "is not";
+    case OP_IN: return "in";
+    case OP_NOT_IN: return "not in";
+    case OP_AND: return "and";
+    case OP_OR: return "or";
+    default: return "?";
+    }
+}
+
+/* ---- constants ---------------------------------------------------------- */
+
+ir_type ig_const_type(const_value c)
+{
+    switch (c.kind) {
+    case CONST_BOOL: return ir_type_scalar(DT_I1);
+    case CONST_FLOAT: return ir_type_scalar(DT_F32);
+    case CONST_INT:
+        return ir_type_scalar(c.i >= INT32_MIN && c.i <= INT32_MAX ? DT_I32 : DT_I64);
+    default: return ir_type_void();
+    }
+}
+
+static bool int_fits(ir_dtype dt, int64_t v)
+{
+    switch (dt) {
+    case DT_I1: return v == 0 || v == 1;
+    case DT_I8: return v >= -128 && v <= 127;
+    case DT_U8: return v >= 0 && v <= 255;
+    case DT_I32: return v >= INT32_MIN && v <= INT32_MAX;
+    default: return true;
+    }
+}
+
+ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
+{
+    char b[64];
+    if (c.kind == CONST_DTYPE) {
+        ig_error(g, loc, "a dtype cannot be used as a value here");
+        return IR_NO_VALUE;
+    }
+    ir_dtype dt = (ir_dtype)t.dtype;
+    if (t.kind == TY_PTR || (t.kind == TY_TILE && t.ptr_elem)) {
+        ig_error(g, loc, "a constant cannot be used as a pointer");
+        return IR_NO_VALUE;
+    }
+    ir_op *op = ig_emit(g, IR_CONSTANT, loc, NULL, 0, &t, 1);
+    if (!op)
+        return IR_NO_VALUE;
+    ir_type et = ir_type_scalar(dt);
+    if (ir_dtype_is_float(dt)) {
+        double v = c.kind == CONST_FLOAT ? c.f : (double)c.i;
+        ir_attr_set_float(g->m, op, "value", et, ir_scalar_from_float(dt, v).f);
+    } else if (c.kind == CONST_FLOAT) {
+        ig_error(g, loc, "the float constant %g cannot become %s implicitly; use sl.cast", c.f,
+                 ig_type_name(et, b));
+        return IR_NO_VALUE;
+    } else if (dt == DT_I1) {
+        if (!int_fits(dt, c.i)) {
+            ig_error(g, loc, "the constant %lld does not fit int1", (long long)c.i);
+            return IR_NO_VALUE;
+        }
+        ir_attr_set_bool(g->m, op, "value", c.i != 0);
+    } else {
+        if (!int_fits(dt, c.i)) {
+            ig_error(g, loc, "the constant %lld does not fit %s", (long long)c.i,
+                     ig_type_name(et, b));
+            return IR_NO_VALUE;
+        }
+        ir_attr_set_int(g->m, op, "value", et, c.i);
+    }
+    return op->results[0];
+}
+
+ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
+{
+    switch (v.kind) {
+    case GV_IR: return v.v;
+    case GV_CONST: {
+        ir_type t = ig_const_type(v.c);
+        if (like.kind != TY_VOID && !ir_type_is_ptrlike(like)) {
+            ir_dtype dt = (ir_dtype)like.dtype;
+            /* A float constant with an integer context becomes float32. */
+            if (v.c.kind == CONST_FLOAT && !ir_dtype_is_float(dt))
+                dt = DT_F32;
+            else if (v.c.kind == CONST_INT && dt == DT_I1)
+                dt = DT_I32;
+            t = ir_type_like(like, ir_type_scalar(dt));
+        }
+        if (t.kind == TY_VOID) {
+            ig_error(g, loc, "a dtype cannot be used as a value here");
+            return IR_NO_VALUE;
+        }
+        return ig_materialize(g, loc, v.c, t);
+    }
+    case GV_NONE: ig_error(g, loc, "None cannot be used as a value here"); return IR_NO_VALUE;
+    case GV_MODULE: ig_error(g, loc, "the language module cannot be used as a value"); return IR_NO_VALUE;
+    case GV_UNDEF: ig_error(g, loc, "%s", v.note); return IR_NO_VALUE;
+    default: return IR_NO_VALUE;
+    }
+}
+
+ir_value ig_cast(irgen *g, src_loc loc, ir_value v, ir_dtype dt)
+{
+    ir_type t = ir_value_type(g->m, v);
+    if (t.dtype == dt && !ir_type_is_ptrlike(t))
+        return v;
+    if (ir_type_is_ptrlike(t)) {
+        ig_error(g, loc, "pointers cannot be converted to %s", ir_dtypes[dt].py);
+        return IR_NO_VALUE;
+    }
+    return ig_emit1(g, IR_CAST, loc, &v, 1, ir_type_like(t, ir_type_scalar(dt)));
+}
+
+ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of)
+{
+    ir_type t = ir_value_type(g->m, v);
+    if (shape_of.kind != TY_TILE)
+        return v;
+    if (t.kind == TY_TILE) {
+        if (t.len != shape_of.len) {
+            ig_error(g, loc, "shape mismatch: a tile of %d elements with a tile of %d elements",
+                     (int)t.len, (int)shape_of.len);
+            return IR_NO_VALUE;
+        }
+        return v;
+    }
+    return ig_emit1(g, IR_SPLAT, loc, &v, 1, ir_type_like(shape_of, t));
+}
+
+static int dtype_rank(ir_dtype dt)
+{
+    switch (dt) {
+    case DT_I1: return 0;
+    case DT_I8: case DT_U8: return 1;
+    case DT_I32: return 2;
+    case DT_I64: return 3;
+    case DT_F16: case DT_BF16: return 4;
+    case DT_F32: return 5;
+    case DT_F64: return 6;
+    default: return -1;
+    }
+}
+
+ir_dtype ig_promote(ir_dtype a, ir_dtype b)
+{
+    if (a == b)
+        return a;
+    if ((a == DT_F16 && b == DT_BF16) || (a == DT_BF16 && b == DT_F16))
+        return DT_F32;
+    if ((a == DT_I8 && b == DT_U8) || (a == DT_U8 && b == DT_I8))
+        return DT_I32;
+    return dtype_rank(a) >= dtype_rank(b) ? a : b;
+}
+
+bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb, const char *what)
+{
+    char b1[64], b2[64];
+    if (a.kind == GV_ERROR || b.kind == GV_ERROR)
+        return false;
+    if (a.kind != GV_IR && b.kind == GV_IR) {
+        /* Constant on the left: unify the other way round. */
+        return ig_unify(g, loc, b, a, rb, ra, what);
+    }
+    if (a.kind != GV_IR) {
+        /* Both constants: materialise with default types. */
+        ir_value x = ig_to_ir(g, loc, a, ir_type_void());
+        if (x == IR_NO_VALUE)
+            return false;
+        return ig_unify(g, loc, gv_ir(x), b, ra, rb, what);
+    }
+    ir_type ta = ig_type(g, a);
+    if (ir_type_is_ptrlike(ta)) {
+        ig_error(g, loc, "'%s' cannot be applied to a %s", what, ig_type_name(ta, b1));
+        return false;
+    }
+    if (b.kind != GV_IR) {
+        if (b.kind == GV_CONST && b.c.kind == CONST_FLOAT && !ir_dtype_is_float((ir_dtype)ta.dtype)) {
+            a.v = ig_cast(g, loc, a.v, DT_F32);
+            if (a.v == IR_NO_VALUE)
+                return false;
+            ta = ig_type(g, a);
+        } else if (b.kind == GV_CONST && b.c.kind == CONST_INT && ta.dtype == DT_I1) {
+            a.v = ig_cast(g, loc, a.v, DT_I32);
+            if (a.v == IR_NO_VALUE)
+                return false;
+            ta = ig_type(g, a);
+        }
+        ir_value y = ig_to_ir(g, loc, b, ta);
+        if (y == IR_NO_VALUE)
+            return false;
+        *ra = a.v;
+        *rb = y;
+        return true;
+    }
+    ir_type tb = ig_type(g, b);
+    if (ir_type_is_ptrlike(tb)) {
+        ig_error(g, loc, "'%s' cannot be applied to a %s", what, ig_type_name(tb, b2));
+        return false;
+    }
+    ir_dtype dt = ig_promote((ir_dtype)ta.dtype, (ir_dtype)tb.dtype);
+    ir_value x = ig_cast(g, loc, a.v, dt), y = ig_cast(g, loc, b.v, dt);
+    if (x == IR_NO_VALUE || y == IR_NO_VALUE)
+        return false;
+    if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len) {
+        ig_error(g, loc, "shape mismatch in '%s': %s and %s", what, ig_type_name(ta, b1),
+                 ig_type_name(tb, b2));
+        return false;
+    }
+    x = ig_broadcast(g, loc, x, tb);
+    y = ig_broadcast(g, loc, y, ta);
+    if (x == IR_NO_VALUE || y == IR_NO_VALUE)
+        return false;
+    *ra = x;
+    *rb = y;
+    return true;
+}
+
+bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t *out)
+{
+    if (v.kind == GV_ERROR)
+        return false;
+    if (v.kind != GV_CONST || (v.c.kind != CONST_INT && v.c.kind != CONST_BOOL)) {
+        ig_error(g, e->loc, "%s must be a compile-time integer (a literal or an sl.constexpr)", what);
+        return false;
+    }
+    *out = v.c.i;
+    return true;
+}
+
+/* ---- compile-time folding of constant operands -------------------------- */
+
+static bool const_truth(const_value c) { return c.kind == CONST_FLOAT ? c.f != 0 : c.i != 0; }
+static double const_num(const_value c) { return c.kind == CONST_FLOAT ? c.f : (double)c.i; }
+
+static gval fold_const_binop(irgen *g, const ast_expr *e, ast_op op, const_value a, const_value b)
+{
+    if (a.kind == CONST_DTYPE || b.kind == CONST_DTYPE)
+        return ig_error(g, e->loc, "'%s' cannot be applied to a dtype", op_text(op));
+    bool ints = a.kind != CONST_FLOAT && b.kind != CONST_FLOAT;
+    int64_t x = a.i, y = b.i, r = 0;
+    double fx = const_num(a), fy = const_num(b);
+    switch (op) {
+    case OP_LT: return gv_bool(ints ? x < y : fx < fy);
+    case OP_LE: return gv_bool(ints ? x <= y : fx <= fy);
+    case OP_GT: return gv_bool(ints ? x > y : fx > fy);
+    case OP_GE: return gv_bool(ints ? x >= y : fx >= fy);
+    case OP_EQ: return gv_bool(ints ? x == y : fx == fy);
+    case OP_NE: return gv_bool(ints ? x != y : fx != fy);
+    case OP_DIV:
+        if (fy == 0)
+            return ig_error(g, e->loc, "division by zero in a constant expression");
+        return gv_float(fx / fy);
+    default: break;
+    }
+    if (ints) {
+        bool overflow = false;
+        switch (op) {
+        case OP_ADD: overflow = __builtin_add_overflow(x, y, &r); break;
+        case OP_SUB: overflow = __builtin_sub_overflow(x, y, &r); break;
+        case OP_MUL: overflow = __builtin_mul_overflow(x, y, &r); break;
+        case OP_FLOORDIV:
+        case OP_MOD:
+            if (y == 0)
+                return ig_error(g, e->loc, "division by zero in a constant expression");
+            if (x == INT64_MIN && y == -1) {
+                overflow = op == OP_FLOORDIV;
+                r = 0;
+                break;
+            }
+            r = op == OP_FLOORDIV ? x / y : x % y;
+            if ((x % y != 0) && ((x < 0) != (y < 0)))
+                r = op == OP_FLOORDIV ? r - 1 : r + y;
+            break;
+        case OP_BITAND: r = x & y; break;
+        case OP_BITOR: r = x | y; break;
+        case OP_BITXOR: r = x ^ y; break;
+        case OP_SHL:
+            if (y < 0 || y > 62)
+                return ig_error(g, e->loc, "shift count %lld out of range in a constant expression",
+                                (long long)y);
+            overflow = (x > (INT64_MAX >> y)) || (x < (INT64_MIN >> y));
+            r = (int64_t)((uint64_t)x << y);
+            break;
+        case OP_SHR:
+            if (y < 0)
+                return ig_error(g, e->loc, "negative shift count in a constant expression");
+            r = y > 63 ? (x < 0 ? -1 : 0) : x >> y;
+            break;
+        case OP_POW:
+            if (y < 0)
+                return gv_float(pow(fx, fy));
+            r = 1;
+            for (int64_t i = 0; i < y && !overflow; i++)
+                overflow = __builtin_mul_overflow(r, x, &r);
+            break;
+        default:
+            return ig_error(g, e->loc, "'%s' is not supported in Swage kernels", op_text(op));
+        }
+        if (overflow)
+            return ig_error(g, e->loc, "constant expression overflows int64");
+        if (a.kind == CONST_BOOL && b.kind == CONST_BOOL &&
+            (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR))
+            return gv_bool(r != 0);
+        return gv_int(r);
+    }
+    ir_scalar sa = {.f = fx}, sb = {.f = fy}, sr;
+    switch (op) {
+    case OP_ADD: return gv_float(fx + fy);
+    case OP_SUB: return gv_float(fx - fy);
+    case OP_MUL: return gv_float(fx * fy);
+    case OP_POW: return gv_float(pow(fx, fy));
+    case OP_FLOORDIV:
+    case OP_MOD:
+        if (fy == 0)
+            return ig_error(g, e->loc, "division by zero in a constant expression");
+        ir_eval_binary(op == OP_FLOORDIV ? IR_FLOORDIV : IR_MOD, DT_F64, sa, sb, &sr);
+        return gv_float(sr.f);
+    default:
+        return ig_error(g, e->loc, "'%s' cannot be applied to floats", op_text(op));
+    }
+}
+
+/* ---- operators on IR values -------------------------------------------- */
+
+static ir_op_kind binop_kind(ast_op op)
+{
+    switch (op) {
+    case OP_ADD: return IR_ADD;
+    case OP_SUB: return IR_SUB;
+    case OP_MUL: return IR_MUL;
+    case OP_DIV: return IR_DIV;
+    case OP_FLOORDIV: return IR_FLOORDIV;
+    case OP_MOD: return IR_MOD;
+    case OP_BITAND: return IR_AND;
+    case OP_BITOR: return IR_OR;
+    case OP_BITXOR: return IR_XOR;
+    case OP_SHL: return IR_SHL;
+    case OP_SHR: return IR_SHR;
+    default: return IR_OP_COUNT;
+    }
+}
+
+static const char *cmp_pred(ast_op op)
+{
+    switch (op) {
+    case OP_LT: return "lt";
+    case OP_LE: return "le";
+    case OP_GT: return "gt";
+    case OP_GE: return "ge";
+    case OP_EQ: return "eq";
+    case OP_NE: return "ne";
+    default: return NULL;
+    }
+}
+
+/* Pointer +/- integer: sw.addptr, broadcasting either side. */
+static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate)
+{
+    char b[64];
+    ir_type tp = ig_type(g, p);
+    ir_value o;
+    if (off.kind == GV_CONST) {
+        if (off.c.kind != CONST_INT && off.c.kind != CONST_BOOL)
+            return ig_error(g, e->loc, "a pointer can only be offset by an integer");
+        const_value c = off.c;
+        if (negate)
+            c.i = -c.i;
+        o = ig_materialize(g, e->loc, c, ir_type_like(tp, ig_const_type(c)));
+        negate = false;
+    } else if (off.kind == GV_IR) {
+        o = off.v;
+        ir_type to = ir_value_type(g->m, o);
+        if (ir_type_is_ptrlike(to) || !ir_dtype_is_int((ir_dtype)to.dtype) || to.dtype == DT_I1)
+            return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by a %s",
+                            ig_type_name(to, b));
+        if (to.dtype != DT_I32 && to.dtype != DT_I64)
+            o = ig_cast(g, e->loc, o, DT_I32);
+    } else {
+        return gv_ir(ig_to_ir(g, e->loc, off, ir_type_void()));
+    }
+    if (o == IR_NO_VALUE)
+        return (gval){0};
+    if (negate)
+        o = ig_emit1(g, IR_NEG, e->loc, &o, 1, ir_value_type(g->m, o));
+    ir_type to = ir_value_type(g->m, o);
+    if (tp.kind == TY_TILE && to.kind == TY_TILE && tp.len != to.len)
+        return ig_error(g, e->loc, "shape mismatch: a tile of %d pointers offset by a tile of %d",
+                        (int)tp.len, (int)to.len);
+    ir_value pv = ig_broadcast(g, e->loc, p.v, to);
+    o = ig_broadcast(g, e->loc, o, tp);
+    if (pv == IR_NO_VALUE || o == IR_NO_VALUE)
+        return (gval){0};
+    ir_value ops[2] = {pv, o};
+    return gv_ir(ig_emit1(g, IR_ADDPTR, e->loc, ops, 2, ir_value_type(g->m, pv)));
+}
+
+static bool is_ptr(irgen *g, gval v) { return v.kind == GV_IR && ir_type_is_ptrlike(ig_type(g, v)); }
+
+static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
+{
+    if (a.kind == GV_ERROR || b.kind == GV_ERROR)
+        return (gval){0};
+    if (a.kind == GV_UNDEF || b.kind == GV_UNDEF)
+        return ig_error(g, e->loc, "%s", (a.kind == GV_UNDEF ? a : b).note);
+    if (a.kind == GV_CONST && b.kind == GV_CONST)
+        return fold_const_binop(g, e, op, a.c, b.c);
+    if (op == OP_ADD && is_ptr(g, a))
+        return ptr_arith(g, e, a, b, false);
+    if (op == OP_ADD && is_ptr(g, b))
+        return ptr_arith(g, e, b, a, false);
+    if (op == OP_SUB && is_ptr(g, a) && !is_ptr(g, b))
+        return ptr_arith(g, e, a, b, true);
+    if (op == OP_POW)
+        return ig_error(g, e->loc, "'**' on runtime values is not supported; use sl.exp2 and sl.log2, or multiply");
+    if (op == OP_MATMUL)
+        return ig_error(g, e->loc, "'@' (matrix multiply) is not supported in Swage kernels");
+    if (op == OP_IS || op == OP_IS_NOT || op == OP_IN || op == OP_NOT_IN)
+        return ig_error(g, e->loc, "'%s' is not supported in Swage kernels", op_text(op));
+    ir_value x, y;
+    if (!ig_unify(g, e->loc, a, b, &x, &y, op_text(op)))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, x);
+    ir_dtype dt = (ir_dtype)t.dtype;
+    const char *pred = cmp_pred(op);
+    if (pred) {
+        ir_value ops[2] = {x, y};
+        ir_value r = ig_emit1(g, IR_CMP, e->loc, ops, 2, ir_type_like(t, ir_type_scalar(DT_I1)));
+        if (r != IR_NO_VALUE)
+            ir_attr_set_str(g->m, g->m->values[r].def, "predicate", pred);
+        return gv_ir(r);
+    }
+    ir_op_kind k = binop_kind(op);
+    if (k == IR_OP_COUNT)
+        return ig_error(g, e->loc, "'%s' is not supported in Swage kernels", op_text(op));
+    if (k == IR_DIV && !ir_dtype_is_float(dt)) {
+        x = ig_cast(g, e->loc, x, DT_F32);
+        y = ig_cast(g, e->loc, y, DT_F32);
+        t = ir_value_type(g->m, x);
+    }
+    if ((ir_ops[k].flags & F_INT) && ir_dtype_is_float(dt)) {
+        char b1[64];
+        return ig_error(g, e->loc, "'%s' needs integer operands, not %s", op_text(op),
+                        ig_type_name(t, b1));
+    }
+    if ((k == IR_SHL || k == IR_SHR) && dt == DT_I1) {
+        x = ig_cast(g, e->loc, x, DT_I32);
+        y = ig_cast(g, e->loc, y, DT_I32);
+        t = ir_value_type(g->m, x);
+    }
+    ir_value ops[2] = {x, y};
+    return gv_ir(ig_emit1(g, k, e->loc, ops, 2, t));
+}
+
+static gval unary(irgen *g, const ast_expr *e, gval a)
+{
+    char b[64];
+    if (a.kind == GV_ERROR)
+        return a;
+    if (a.kind == GV_UNDEF)
+        return ig_error(g, e->loc, "%s", a.note);
+    if (a.kind == GV_CONST) {
+        const_value c = a.c;
+        switch (e->op) {
+        case OP_NOT: return gv_bool(!const_truth(c));
+        case OP_POS: return a;
+        case OP_NEG:
+            if (c.kind == CONST_FLOAT)
+                return gv_float(-c.f);
+            if (c.i == INT64_MIN)
+                return ig_error(g, e->loc, "constant expression overflows int64");
+            return gv_int(-c.i);
+        case OP_INVERT:
+            if (c.kind == CONST_FLOAT)
+                return ig_error(g, e->loc, "'~' needs an integer operand");
+            return c.kind == CONST_BOOL ? gv_int(~c.i) : gv_int(~c.i);
+        default: break;
+        }
+    }
+    ir_value v = ig_to_ir(g, e->loc, a, ir_type_void());
+    if (v == IR_NO_VALUE)
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v);
+    if (ir_type_is_ptrlike(t))
+        return ig_error(g, e->loc, "'%s' cannot be applied to a %s", op_text(e->op), ig_type_name(t, b));
+    switch (e->op) {
+    case OP_POS: return gv_ir(v);
+    case OP_NEG:
+        if (t.dtype == DT_I1)
+            v = ig_cast(g, e->loc, v, DT_I32), t = ir_value_type(g->m, v);
+        return gv_ir(ig_emit1(g, IR_NEG, e->loc, &v, 1, t));
+    case OP_INVERT:
+        if (ir_dtype_is_float((ir_dtype)t.dtype))
+            return ig_error(g, e->loc, "'~' needs an integer operand, not %s", ig_type_name(t, b));
+        return gv_ir(ig_emit1(g, IR_NOT, e->loc, &v, 1, t));
+    case OP_NOT:
+        if (t.dtype != DT_I1)
+            return ig_error(g, e->loc, "'not' needs an int1 (bool) operand, not %s; compare first, "
+                                       "e.g. (x != 0)", ig_type_name(t, b));
+        return gv_ir(ig_emit1(g, IR_NOT, e->loc, &v, 1, t));
+    default:
+        return ig_error(g, e->loc, "unsupported unary operator");
+    }
+}
+
+/* `a and b`, `a or b`: on constants, Python's semantics; on values, both
+ * sides must be int1 and both are evaluated. */
+static gval boolop(irgen *g, const ast_expr *e, gval a, gval b)
+{
+    char b1[64];
+    if (a.kind == GV_ERROR || b.kind == GV_ERROR)
+        return (gval){0};
+    if (a.kind == GV_CONST && b.kind == GV_CONST) {
+        bool ta = const_truth(a.c);
+        return e->op == OP_AND ? (ta ? b : a) : (ta ? a : b);
+    }
+    gval sides[2] = {a, b};
+    ir_value v[2];
+    for (int i = 0; i < 2; i++) {
+        if (sides[i].kind == GV_CONST && sides[i].c.kind == CONST_BOOL) {
+            v[i] = IR_NO_VALUE;
+            continue;
+        }
+        v[i] = ig_to_ir(g, e->loc, sides[i], ir_type_void());
+        if (v[i] == IR_NO_VALUE)
+            return (gval){0};
+        ir_type t = ir_value_type(g->m, v[i]);
+        if (t.kind == TY_PTR || t.ptr_elem || t.dtype != DT_I1)
+            return ig_error(g, e->loc, "'%s' needs int1 (bool) operands, not %s; compare first, "
+                                       "e.g. (x != 0)", op_text(e->op), ig_type_name(t, b1));
+    }
+    /* A constant bool on one side decides or passes the other through. */
+    for (int i = 0; i < 2; i++) {
+        if (v[i] != IR_NO_VALUE)
+            continue;
+        bool c = sides[i].c.i != 0;
+        ir_value other = v[1 - i];
+        if ((e->op == OP_AND && c) || (e->op == OP_OR && !c))
+            return gv_ir(other);
+        return gv_ir(ig_materialize(g, e->loc, sides[i].c, ir_value_type(g->m, other)));
+    }
+    ir_value x, y;
+    if (!ig_unify(g, e->loc, gv_ir(v[0]), gv_ir(v[1]), &x, &y, op_text(e->op)))
+        return (gval){0};
+    ir_value ops[2] = {x, y};
+    return gv_ir(ig_emit1(g, e->op == OP_AND ? IR_AND : IR_OR, e->loc, ops, 2,
+                          ir_value_type(g->m, x)));
+}
+
+static gval ifexp(irgen *g, const ast_expr *e)
+{
+    char b[64];
+    gval c = ig_expr(g, e->cond);
+    if (c.kind == GV_ERROR)
+        return c;
+    if (c.kind == GV_CONST)
+        return const_truth(c.c) ? ig_expr(g, e->lhs) : ig_expr(g, e->rhs);
+    gval x = ig_expr(g, e->lhs), y = ig_expr(g, e->rhs);
+    ir_value cv = ig_to_ir(g, e->cond->loc, c, ir_type_void());
+    if (cv == IR_NO_VALUE || x.kind == GV_ERROR || y.kind == GV_ERROR)
+        return (gval){0};
+    ir_type ct = ir_value_type(g->m, cv);
+    if (ct.kind != TY_SCALAR || ct.dtype != DT_I1)
+        return ig_error(g, e->cond->loc, "the condition of 'x if c else y' must be an int1 "
+                                         "scalar, not %s", ig_type_name(ct, b));
+    ir_value xv, yv;
+    if (is_ptr(g, x) || is_ptr(g, y)) {
+        xv = ig_to_ir(g, e->loc, x, ir_type_void());
+        yv = ig_to_ir(g, e->loc, y, ir_type_void());
+        if (xv == IR_NO_VALUE || yv == IR_NO_VALUE)
+            return (gval){0};
+        if (!ir_type_eq(ir_value_type(g->m, xv), ir_value_type(g->m, yv)))
+            return ig_error(g, e->loc, "both sides of 'x if c else y' must have one type");
+    } else if (!ig_unify(g, e->loc, x, y, &xv, &yv, "if-else")) {
+        return (gval){0};
+    }
+    ir_value ops[3] = {ig_broadcast(g, e->loc, cv, ir_value_type(g->m, xv)), xv, yv};
+    return gv_ir(ig_emit1(g, IR_SELECT, e->loc, ops, 3, ir_value_type(g->m, xv)));
+}
+
+/* ---- entry -------------------------------------------------------------- */
+
+/* The language module is `sl` or anything that is not a local name (so
+ * `import swage.language as tl` also works); `swage.language` too. */
+static bool is_language_module(irgen *g, const ast_expr *e)
+{
+    if (e->kind == AST_NAME) {
+        gval *v = env_lookup(&g->scope, e->name);
+        return !v || v->kind == GV_MODULE;
+    }
+    if (e->kind == AST_ATTR && !strcmp(e->name, "language") && e->lhs->kind == AST_NAME)
+        return !strcmp(e->lhs->name, "swage") || !strcmp(e->lhs->name, "sw");
+    return false;
+}
+
+static gval call(irgen *g, const ast_expr *e)
+{
+    const ast_expr *f = e->callee;
+    if (f->kind == AST_ATTR && is_language_module(g, f->lhs))
+        return ig_call_builtin(g, e, f->name);
+    if (f->kind == AST_ATTR) {
+        gval self = ig_expr(g, f->lhs);
+        if (self.kind == GV_ERROR)
+            return self;
+        return ig_method_call(g, e, self, f->name);
+    }
+    if (f->kind == AST_NAME) {
+        if (!strcmp(f->name, "range"))
+            return ig_error(g, e->loc, "range() can only be used as the iterable of a 'for' loop");
+        if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
+            return ig_error(g, e->loc, "Python's %s() is not supported in Swage kernels; use "
+                                       "sl.minimum/sl.maximum or sl.%s", f->name, f->name);
+        if (ig_is_builtin_name(f->name))
+            return ig_error(g, e->loc, "'%s' is not defined; did you mean 'sl.%s'?", f->name, f->name);
+        return ig_error(g, e->loc, "calls to '%s' are not supported: a Swage kernel can call only "
+                                   "sl.* built-ins", f->name);
+    }
+    return ig_error(g, e->loc, "only sl.* built-ins can be called in a Swage kernel");
+}
+
+gval ig_expr(irgen *g, const ast_expr *e)
+{
+    if (ig_failed(g))
+        return (gval){0};
+    switch (e->kind) {
+    case AST_INT: return gv_int(e->ival);
+    case AST_FLOAT: return gv_float(e->fval);
+    case AST_BOOL: return gv_bool(e->ival != 0);
+    case AST_NONE: return (gval){.kind = GV_NONE};
+    case AST_STRING:
+        return ig_error(g, e->loc, "strings are not supported in Swage kernels (only as the docstring)");
+    case AST_NAME: {
+        gval *v = env_lookup(&g->scope, e->name);
+        if (!v) {
+            if (!strcmp(e->name, "sl"))
+                return (gval){.kind = GV_MODULE};
+            return ig_error(g, e->loc, "name '%s' is not defined", e->name);
+        }
+        if (v->kind == GV_UNDEF)
+            return ig_error(g, e->loc, "%s", v->note);
+        return *v;
+    }
+    case AST_ATTR:
+        if (is_language_module(g, e->lhs))
+            return ig_builtin_attr(g, e, e->name);
+        return ig_error(g, e->loc, "attribute '.%s' is not supported here", e->name);
+    case AST_CALL: return call(g, e);
+    case AST_BINOP:
+    case AST_COMPARE: {
+        gval a = ig_expr(g, e->lhs);
+        gval b = ig_expr(g, e->rhs);
+        return binop(g, e, e->op, a, b);
+    }
+    case AST_UNARY: return unary(g, e, ig_expr(g, e->lhs));
+    case AST_BOOLOP: {
+        gval a = ig_expr(g, e->lhs);
+        gval b = ig_expr(g, e->rhs);
+        return boolop(g, e, a, b);
+    }
+    case AST_IFEXP: return ifexp(g, e);
+    case AST_TUPLE:
+        return ig_error(g, e->loc, "tuples and lists are only supported as tile shapes");
+    }
+    return ig_error(g, e->loc, "unsupported expression");
+}
+
+gval ig_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b) { return binop(g, e, op, a, b); }

@@ -1,0 +1,102 @@
+/* irgen_internal.h - shared state of irgen.c (statements, scopes),
+ * irgen_expr.c (expressions, promotion) and irgen_builtins.c (sl.*). */
+#ifndef SWAGE_IRGEN_INTERNAL_H
+#define SWAGE_IRGEN_INTERNAL_H
+
+#include "irgen.h"
+
+/* A Python-level value during lowering. */
+typedef enum gval_kind {
+    GV_ERROR = 0, /* an error was reported; propagate silently */
+    GV_CONST,     /* compile-time constant (c) */
+    GV_IR,        /* typed IR value (v) */
+    GV_NONE,      /* Python None */
+    GV_MODULE,    /* the language module (sl) */
+    GV_UNDEF,     /* a name that exists but may not be read (why/where in note) */
+} gval_kind;
+
+typedef struct gval {
+    gval_kind kind;
+    const_value c;
+    ir_value v;
+    const char *note;  /* GV_UNDEF: the sentence explaining why */
+} gval;
+
+typedef struct binding {
+    const char *name;
+    gval val;
+} binding;
+
+typedef struct env {
+    binding *items;
+    int n, cap;
+} env;
+
+typedef struct irgen {
+    arena *ar;
+    const source_file *src;
+    diag *d;
+    ir_module *m;
+    ir_block *block; /* where ops are appended */
+    env scope;
+    int unroll_budget;
+} irgen;
+
+/* Reports a compile error at loc; returns GV_ERROR. */
+gval ig_error(irgen *g, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool ig_failed(const irgen *g);
+
+/* Emits an op into the current block and returns its first result (or
+ * IR_NO_VALUE for ops without results). */
+ir_op *ig_emit(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands, int n,
+               const ir_type *results, int nresults);
+ir_value ig_emit1(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands, int n,
+                  ir_type result);
+
+static inline gval gv_ir(ir_value v) { return (gval){.kind = GV_IR, .v = v}; }
+static inline gval gv_int(int64_t i) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_INT, .i = i}}; }
+static inline gval gv_float(double f) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_FLOAT, .f = f}}; }
+static inline gval gv_bool(bool b) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_BOOL, .i = b}}; }
+static inline ir_type ig_type(irgen *g, gval v) { return ir_value_type(g->m, v.v); }
+
+/* Environment. */
+gval *env_lookup(env *e, const char *name);
+void env_set(irgen *g, env *e, const char *name, gval v);
+env env_copy(irgen *g, const env *e);
+
+/* Expressions (irgen_expr.c). */
+gval ig_expr(irgen *g, const ast_expr *e);
+/* Makes an IR value of `t` (scalar or tile) from a constant; reports when it
+ * does not fit an integer type. */
+ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t);
+/* Default type of a constant: int -> i32 (i64 if it does not fit), float ->
+ * f32, bool -> i1. */
+ir_type ig_const_type(const_value c);
+/* Any value to an IR value: constants take `like`'s element type when given
+ * (type.kind != TY_VOID), else their default type. */
+ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like);
+/* Converts an IR value to element dtype dt (same shape); no-op when equal. */
+ir_value ig_cast(irgen *g, src_loc loc, ir_value v, ir_dtype dt);
+/* Broadcasts a scalar to a tile of len; no-op for tiles of that length;
+ * reports a shape mismatch otherwise. */
+ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of);
+/* The dtype two operands promote to (see docs/language.md). */
+ir_dtype ig_promote(ir_dtype a, ir_dtype b);
+/* Promotes and broadcasts two operands to one type; for arithmetic and
+ * comparisons. Returns false after reporting. */
+bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb, const char *what);
+/* Requires a constant int (e.g. an axis); reports `what` otherwise. */
+bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t *out);
+const char *ig_type_name(ir_type t, char buf[64]);
+
+/* Binary operator on two values (augmented assignment); e gives the location. */
+gval ig_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b);
+
+/* Built-ins (irgen_builtins.c): `sl.<name>(...)`, `x.to(...)`. */
+gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);
+gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method);
+/* sl.<name> used as a value (dtypes); GV_ERROR after reporting if unknown. */
+gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name);
+bool ig_is_builtin_name(const char *name);
+
+#endif

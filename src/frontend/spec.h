@@ -1,0 +1,47 @@
+/* spec.h - the specialisation of a kernel: its parameters' types (the
+ * signature) and its constexpr values, parsed from the strings of the
+ * public API ("x_ptr=*f32,n=i32" and "BLOCK=128,EPS=1e-5,FLAG=True").
+ */
+#ifndef SWAGE_SPEC_H
+#define SWAGE_SPEC_H
+
+#include "../ir/ir.h"
+
+typedef enum const_kind { CONST_INT, CONST_FLOAT, CONST_BOOL, CONST_DTYPE } const_kind;
+
+/* A compile-time value: a literal, a constexpr, or a dtype (sl.float32). */
+typedef struct const_value {
+    const_kind kind;
+    int64_t i;    /* INT, BOOL (0/1), DTYPE (an ir_dtype) */
+    double f;     /* FLOAT */
+} const_value;
+
+typedef struct spec_entry {
+    const char *name;
+    ir_type type;       /* signature entries */
+    const_value value;  /* constexpr entries */
+    bool used;          /* set by irgen when a parameter consumes it */
+} spec_entry;
+
+typedef struct kernel_spec {
+    spec_entry *types;
+    int ntypes, captypes;
+    spec_entry *constexprs;
+    int nconstexprs, capconstexprs;
+} kernel_spec;
+
+/* Parses both strings (either may be NULL or empty). Reports a DIAG_ARGUMENT
+ * error naming the bad entry. */
+bool spec_parse(arena *a, const char *signature, const char *constexprs, kernel_spec *out,
+                diag *d);
+/* Parses one type of the signature grammar: "*f32", "i32", "float16". */
+bool spec_parse_type(const char *text, size_t len, ir_type *out);
+/* Writes the signature-grammar spelling of t ("*f32", "i32"). */
+void spec_print_type(ir_type t, strbuf *out);
+/* Parses one constexpr value: 128, -3, 0x10, 1.5, 1e-5, inf, True, False, float16. */
+bool spec_parse_value(const char *text, size_t len, const_value *out);
+
+spec_entry *spec_find_type(kernel_spec *s, const char *name);
+spec_entry *spec_find_constexpr(kernel_spec *s, const char *name);
+
+#endif

@@ -1,0 +1,370 @@
+/* ir.c - IR construction: types, the op and dtype tables, values, ops,
+ * blocks, attributes. Requires nothing; everything lives in the module arena. */
+#include "ir.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- tables ----------------------------------------------------------- */
+
+const ir_op_info ir_ops[IR_OP_COUNT] = {
+#define OP(id, name, nop, nres, nreg, flags, doc) [IR_##id] = {name, nop, nres, nreg, flags, doc},
+#include "ops.def"
+};
+
+const ir_dtype_info ir_dtypes[DT_COUNT] = {
+    [DT_VOID] = {"none", "void", 0, false, false, 0},
+    [DT_I1] = {"i1", "int1", 1, false, false, 1},
+    [DT_I8] = {"i8", "int8", 8, false, true, 1},
+    [DT_U8] = {"ui8", "uint8", 8, false, false, 1},
+    [DT_I32] = {"i32", "int32", 32, false, true, 4},
+    [DT_I64] = {"i64", "int64", 64, false, true, 8},
+    [DT_F16] = {"f16", "float16", 16, true, true, 2},
+    [DT_BF16] = {"bf16", "bfloat16", 16, true, true, 2},
+    [DT_F32] = {"f32", "float32", 32, true, true, 4},
+    [DT_F64] = {"f64", "float64", 64, true, true, 8},
+};
+
+bool ir_dtype_is_float(ir_dtype dt) { return dt < DT_COUNT && ir_dtypes[dt].is_float; }
+bool ir_dtype_is_int(ir_dtype dt) { return dt != DT_VOID && dt < DT_COUNT && !ir_dtypes[dt].is_float; }
+
+ir_dtype ir_dtype_from_name(const char *name, size_t len)
+{
+    for (int i = 1; i < DT_COUNT; i++) {
+        const char *a = ir_dtypes[i].name, *b = ir_dtypes[i].py;
+        if ((strlen(a) == len && !memcmp(a, name, len)) || (strlen(b) == len && !memcmp(b, name, len)))
+            return (ir_dtype)i;
+    }
+    static const struct { const char *alias; ir_dtype dt; } aliases[] = {
+        {"bool", DT_I1}, {"int1", DT_I1}, {"fp16", DT_F16}, {"fp32", DT_F32},
+        {"fp64", DT_F64}, {"bf16", DT_BF16}, {"half", DT_F16}, {"float", DT_F32},
+        {"double", DT_F64}, {"u8", DT_U8},
+    };
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strlen(aliases[i].alias) == len && !memcmp(aliases[i].alias, name, len))
+            return aliases[i].dt;
+    return DT_VOID;
+}
+
+ir_op_kind ir_op_kind_from_name(const char *name, size_t len)
+{
+    for (int i = 0; i < IR_OP_COUNT; i++)
+        if (strlen(ir_ops[i].name) == len && !memcmp(ir_ops[i].name, name, len))
+            return (ir_op_kind)i;
+    return IR_OP_COUNT;
+}
+
+/* ---- types ------------------------------------------------------------ */
+
+ir_type ir_type_void(void) { return (ir_type){0}; }
+ir_type ir_type_scalar(ir_dtype dt) { return (ir_type){.kind = TY_SCALAR, .dtype = (uint8_t)dt}; }
+ir_type ir_type_ptr(ir_dtype p) { return (ir_type){.kind = TY_PTR, .dtype = (uint8_t)p}; }
+ir_type ir_type_tile(ir_dtype dt, int32_t len)
+{
+    return (ir_type){.kind = TY_TILE, .dtype = (uint8_t)dt, .len = len};
+}
+ir_type ir_type_ptr_tile(ir_dtype p, int32_t len)
+{
+    return (ir_type){.kind = TY_TILE, .dtype = (uint8_t)p, .ptr_elem = 1, .len = len};
+}
+
+bool ir_type_eq(ir_type a, ir_type b)
+{
+    return a.kind == b.kind && a.dtype == b.dtype && a.ptr_elem == b.ptr_elem && a.len == b.len;
+}
+bool ir_type_is_tile(ir_type t) { return t.kind == TY_TILE; }
+bool ir_type_is_ptrlike(ir_type t) { return t.kind == TY_PTR || (t.kind == TY_TILE && t.ptr_elem); }
+
+ir_type ir_type_elem(ir_type t)
+{
+    if (t.kind != TY_TILE)
+        return t;
+    return t.ptr_elem ? ir_type_ptr((ir_dtype)t.dtype) : ir_type_scalar((ir_dtype)t.dtype);
+}
+
+ir_type ir_type_like(ir_type shape_of, ir_type elem)
+{
+    if (shape_of.kind != TY_TILE)
+        return elem;
+    ir_type t = {.kind = TY_TILE, .dtype = elem.dtype, .ptr_elem = elem.kind == TY_PTR, .len = shape_of.len};
+    return t;
+}
+
+static void print_elem(uint8_t dtype, bool ptr, strbuf *out)
+{
+    const char *n = dtype < DT_COUNT ? ir_dtypes[dtype].name : "?";
+    if (ptr)
+        sb_printf(out, "!sw.ptr<%s>", n);
+    else
+        sb_puts(out, n);
+}
+
+void ir_type_print(ir_type t, strbuf *out)
+{
+    switch (t.kind) {
+    case TY_VOID: sb_puts(out, "none"); break;
+    case TY_SCALAR: print_elem(t.dtype, false, out); break;
+    case TY_PTR: print_elem(t.dtype, true, out); break;
+    case TY_TILE:
+        sb_printf(out, "tensor<%dx", (int)t.len);
+        print_elem(t.dtype, t.ptr_elem, out);
+        sb_putc(out, '>');
+        break;
+    default: sb_puts(out, "<bad type>"); break;
+    }
+}
+
+const char *ir_type_str(ir_type t, char buf[64])
+{
+    strbuf sb;
+    sb_init(&sb);
+    ir_type_print(t, &sb);
+    snprintf(buf, 64, "%s", sb.data ? sb.data : "?");
+    sb_free(&sb);
+    return buf;
+}
+
+/* ---- module, values, blocks, ops ------------------------------------- */
+
+ir_module *ir_module_create(arena *a, const source_file *src)
+{
+    ir_module *m = arena_alloc(a, sizeof *m);
+    m->ar = a;
+    if (src)
+        m->src = *src;
+    m->body = ir_block_create(m);
+    return m;
+}
+
+ir_value ir_value_create(ir_module *m, ir_type t)
+{
+    ir_value_info info = {.type = t, .index = 0};
+    VEC_PUSH(m->ar, m->values, m->nvalues, m->capvalues, info);
+    return m->nvalues - 1;
+}
+
+ir_block *ir_block_create(ir_module *m) { return arena_alloc(m->ar, sizeof(ir_block)); }
+
+ir_value ir_block_add_arg(ir_module *m, ir_block *b, ir_type t, const char *name)
+{
+    ir_value v = ir_value_create(m, t);
+    m->values[v].arg_of = b;
+    m->values[v].index = b->nargs;
+    m->values[v].name = name ? arena_strdup(m->ar, name) : NULL;
+    VEC_PUSH(m->ar, b->args, b->nargs, b->capargs, v);
+    return v;
+}
+
+ir_op *ir_op_create(ir_module *m, ir_op_kind kind, src_loc loc, const ir_value *operands,
+                    int noperands, const ir_type *result_types, int nresults, int nregions)
+{
+    ir_op *op = arena_alloc(m->ar, sizeof *op);
+    op->kind = kind;
+    op->loc = loc;
+    ir_op_set_operands(m, op, operands, noperands);
+    op->nresults = nresults;
+    op->results = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nresults ? nresults : 1));
+    for (int i = 0; i < nresults; i++) {
+        ir_value v = ir_value_create(m, result_types[i]);
+        m->values[v].def = op;
+        m->values[v].index = i;
+        op->results[i] = v;
+    }
+    op->nregions = nregions;
+    op->regions = arena_alloc(m->ar, sizeof(ir_block *) * (size_t)(nregions ? nregions : 1));
+    for (int i = 0; i < nregions; i++) {
+        op->regions[i] = ir_block_create(m);
+        op->regions[i]->parent_op = op;
+    }
+    return op;
+}
+
+void ir_op_set_operands(ir_module *m, ir_op *op, const ir_value *operands, int n)
+{
+    op->operands = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(n ? n : 1));
+    if (n)
+        memcpy(op->operands, operands, sizeof(ir_value) * (size_t)n);
+    op->noperands = n;
+}
+
+void ir_block_append(ir_block *b, ir_op *op)
+{
+    op->parent = b;
+    op->next = NULL;
+    op->prev = b->last;
+    if (b->last)
+        b->last->next = op;
+    else
+        b->first = op;
+    b->last = op;
+}
+
+void ir_insert_before(ir_op *pos, ir_op *op)
+{
+    ir_block *b = pos->parent;
+    op->parent = b;
+    op->next = pos;
+    op->prev = pos->prev;
+    if (pos->prev)
+        pos->prev->next = op;
+    else
+        b->first = op;
+    pos->prev = op;
+}
+
+void ir_insert_after(ir_op *pos, ir_op *op)
+{
+    if (pos->next) {
+        ir_insert_before(pos->next, op);
+        return;
+    }
+    ir_block_append(pos->parent, op);
+}
+
+void ir_op_unlink(ir_op *op)
+{
+    ir_block *b = op->parent;
+    if (!b)
+        return;
+    if (op->prev)
+        op->prev->next = op->next;
+    else
+        b->first = op->next;
+    if (op->next)
+        op->next->prev = op->prev;
+    else
+        b->last = op->prev;
+    op->prev = op->next = NULL;
+    op->parent = NULL;
+}
+
+/* ---- attributes ------------------------------------------------------- */
+
+static ir_attr *attr_slot(ir_module *m, ir_op *op, const char *name)
+{
+    for (int i = 0; i < op->nattrs; i++)
+        if (!strcmp(op->attrs[i].name, name))
+            return &op->attrs[i];
+    ir_attr a = {.name = arena_strdup(m->ar, name)};
+    VEC_PUSH(m->ar, op->attrs, op->nattrs, op->capattrs, a);
+    return &op->attrs[op->nattrs - 1];
+}
+
+void ir_attr_set(ir_module *m, ir_op *op, const ir_attr *attr)
+{
+    ir_attr *s = attr_slot(m, op, attr->name);
+    const char *name = s->name;
+    *s = *attr;
+    s->name = name;
+    if (attr->kind == ATTR_STR && attr->s)
+        s->s = arena_strdup(m->ar, attr->s);
+}
+
+void ir_attr_set_int(ir_module *m, ir_op *op, const char *name, ir_type t, int64_t v)
+{
+    ir_attr *s = attr_slot(m, op, name);
+    s->kind = ATTR_INT;
+    s->type = t;
+    s->i = v;
+}
+
+void ir_attr_set_float(ir_module *m, ir_op *op, const char *name, ir_type t, double v)
+{
+    ir_attr *s = attr_slot(m, op, name);
+    s->kind = ATTR_FLOAT;
+    s->type = t;
+    s->f = v;
+}
+
+void ir_attr_set_str(ir_module *m, ir_op *op, const char *name, const char *str)
+{
+    ir_attr *s = attr_slot(m, op, name);
+    s->kind = ATTR_STR;
+    s->s = arena_strdup(m->ar, str);
+}
+
+void ir_attr_set_bool(ir_module *m, ir_op *op, const char *name, bool v)
+{
+    ir_attr *s = attr_slot(m, op, name);
+    s->kind = ATTR_BOOL;
+    s->type = ir_type_scalar(DT_I1);
+    s->i = v;
+}
+
+void ir_attr_set_type(ir_module *m, ir_op *op, const char *name, ir_type t)
+{
+    ir_attr *s = attr_slot(m, op, name);
+    s->kind = ATTR_TYPE;
+    s->type = t;
+}
+
+const ir_attr *ir_attr_get(const ir_op *op, const char *name)
+{
+    for (int i = 0; i < op->nattrs; i++)
+        if (!strcmp(op->attrs[i].name, name))
+            return &op->attrs[i];
+    return NULL;
+}
+
+/* ---- queries and rewrites --------------------------------------------- */
+
+static void replace_in_block(ir_block *b, ir_value from, ir_value to)
+{
+    for (ir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->noperands; i++)
+            if (op->operands[i] == from)
+                op->operands[i] = to;
+        for (int r = 0; r < op->nregions; r++)
+            replace_in_block(op->regions[r], from, to);
+    }
+}
+
+void ir_replace_all_uses(ir_module *m, ir_value from, ir_value to)
+{
+    replace_in_block(m->body, from, to);
+}
+
+static void count_in_block(const ir_block *b, int32_t *counts)
+{
+    for (const ir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->noperands; i++)
+            if (op->operands[i] >= 0)
+                counts[op->operands[i]]++;
+        for (int r = 0; r < op->nregions; r++)
+            count_in_block(op->regions[r], counts);
+    }
+}
+
+void ir_count_uses(const ir_module *m, int32_t *counts)
+{
+    memset(counts, 0, sizeof(int32_t) * (size_t)m->nvalues);
+    count_in_block(m->body, counts);
+}
+
+ir_op *ir_module_func(const ir_module *m)
+{
+    for (ir_op *op = m->body->first; op; op = op->next)
+        if (op->kind == IR_FUNC)
+            return op;
+    return NULL;
+}
+
+const char *ir_func_name(const ir_op *func)
+{
+    const ir_attr *a = ir_attr_get(func, "sym_name");
+    return a && a->kind == ATTR_STR ? a->s : "";
+}
+
+bool ir_value_constant(const ir_module *m, ir_value v, const ir_attr **out)
+{
+    if (v < 0 || v >= m->nvalues)
+        return false;
+    const ir_op *def = m->values[v].def;
+    if (!def || def->kind != IR_CONSTANT)
+        return false;
+    const ir_attr *a = ir_attr_get(def, "value");
+    if (!a)
+        return false;
+    *out = a;
+    return true;
+}

@@ -1,0 +1,224 @@
+/* ir.h - Swage's MLIR-shaped IR: types, values, ops, blocks, modules.
+ *
+ * A module owns an arena; every op, block, value array and string of the
+ * module lives there and is freed with it (passes never free). Values are
+ * small integer handles (ir_value) into the module's value table; ops sit in
+ * doubly linked lists inside blocks; each region of an op is exactly one
+ * block (structured control flow only). The op table is ops.def.
+ */
+#ifndef SWAGE_IR_H
+#define SWAGE_IR_H
+
+#include "../support/support.h"
+
+/* ---- types ------------------------------------------------------------ */
+
+typedef enum ir_dtype {
+    DT_VOID = 0,
+    DT_I1,
+    DT_I8,
+    DT_U8,
+    DT_I32,
+    DT_I64,
+    DT_F16,
+    DT_BF16,
+    DT_F32,
+    DT_F64,
+    DT_COUNT
+} ir_dtype;
+
+typedef enum ir_type_kind {
+    TY_VOID = 0,
+    TY_SCALAR, /* dtype */
+    TY_PTR,    /* pointer to dtype (global memory) */
+    TY_TILE,   /* 1-D fixed-shape tile of `len` elements of dtype, or of
+                  pointers to dtype when ptr_elem is set */
+    /* reserved for segment programs: TY_SEGMENT (a view), TY_SEGVAL */
+} ir_type_kind;
+
+typedef struct ir_type {
+    uint8_t kind;     /* ir_type_kind */
+    uint8_t dtype;    /* ir_dtype */
+    uint8_t ptr_elem; /* TY_TILE only: elements are pointers to dtype */
+    uint8_t reserved;
+    int32_t len;      /* TY_TILE only: element count, >= 1 */
+} ir_type;
+
+ir_type ir_type_void(void);
+ir_type ir_type_scalar(ir_dtype dt);
+ir_type ir_type_ptr(ir_dtype pointee);
+ir_type ir_type_tile(ir_dtype dt, int32_t len);
+ir_type ir_type_ptr_tile(ir_dtype pointee, int32_t len);
+bool ir_type_eq(ir_type a, ir_type b);
+bool ir_type_is_tile(ir_type t);
+bool ir_type_is_ptrlike(ir_type t);   /* pointer, or tile of pointers */
+/* The element of a tile (or the type itself for scalars/pointers). */
+ir_type ir_type_elem(ir_type t);
+/* Same shape as `shape_of` (scalar or tile of the same length), element `elem`
+ * (a scalar or pointer type). */
+ir_type ir_type_like(ir_type shape_of, ir_type elem);
+/* Writes MLIR text for t ("f32", "!sw.ptr<f32>", "tensor<128xi32>"). */
+void ir_type_print(ir_type t, strbuf *out);
+/* Short human text, for diagnostics (same as the MLIR text). */
+const char *ir_type_str(ir_type t, char buf[64]);
+
+typedef struct ir_dtype_info {
+    const char *name; /* MLIR spelling: "f32", "ui8" */
+    const char *py;   /* Swage language spelling: "float32", "uint8" */
+    int bits;
+    bool is_float;
+    bool is_signed;   /* signed integers and floats */
+    int bytes;        /* storage size in memory (i1 is stored as 1 byte) */
+} ir_dtype_info;
+
+extern const ir_dtype_info ir_dtypes[DT_COUNT];
+bool ir_dtype_is_float(ir_dtype dt);
+bool ir_dtype_is_int(ir_dtype dt); /* integers and i1 */
+ir_dtype ir_dtype_from_name(const char *name, size_t len); /* MLIR or Python name; DT_VOID if unknown */
+
+/* ---- op table --------------------------------------------------------- */
+
+enum { VAR = -1 };
+enum {
+    F_PURE = 1 << 0,
+    F_TERM = 1 << 1,
+    F_ELEM = 1 << 2,
+    F_COMM = 1 << 3,
+    F_FLOAT = 1 << 4,
+    F_INT = 1 << 5,
+};
+
+typedef enum ir_op_kind {
+#define OP(id, name, nop, nres, nreg, flags, doc) IR_##id,
+#include "ops.def"
+    IR_OP_COUNT
+} ir_op_kind;
+
+typedef struct ir_op_info {
+    const char *name;
+    int noperands; /* or VAR */
+    int nresults;  /* or VAR */
+    int nregions;
+    unsigned flags;
+    const char *doc;
+} ir_op_info;
+
+extern const ir_op_info ir_ops[IR_OP_COUNT];
+/* Returns the kind for "sw.add"; IR_OP_COUNT if unknown. */
+ir_op_kind ir_op_kind_from_name(const char *name, size_t len);
+
+/* ---- attributes ------------------------------------------------------- */
+
+typedef enum ir_attr_kind { ATTR_INT, ATTR_FLOAT, ATTR_STR, ATTR_BOOL, ATTR_TYPE } ir_attr_kind;
+
+typedef struct ir_attr {
+    const char *name;
+    ir_attr_kind kind;
+    ir_type type; /* ATTR_INT/ATTR_FLOAT: the scalar type; ATTR_TYPE: the type */
+    int64_t i;    /* ATTR_INT, ATTR_BOOL */
+    double f;     /* ATTR_FLOAT */
+    const char *s;/* ATTR_STR */
+} ir_attr;
+
+/* ---- values, ops, blocks, modules -------------------------------------- */
+
+typedef int32_t ir_value;
+#define IR_NO_VALUE ((ir_value)-1)
+
+typedef struct ir_op ir_op;
+typedef struct ir_block ir_block;
+
+typedef struct ir_value_info {
+    ir_type type;
+    ir_op *def;        /* defining op, or NULL for a block argument */
+    ir_block *arg_of;  /* the block it is an argument of, or NULL */
+    int32_t index;     /* result index within def, or argument index */
+    const char *name;  /* printing hint (parameter names), may be NULL */
+} ir_value_info;
+
+struct ir_op {
+    ir_op_kind kind;
+    src_loc loc;
+    ir_value *operands;
+    int32_t noperands;
+    ir_value *results;
+    int32_t nresults;
+    ir_attr *attrs;
+    int32_t nattrs, capattrs;
+    ir_block **regions;
+    int32_t nregions;
+    ir_op *prev, *next;
+    ir_block *parent;
+};
+
+struct ir_block {
+    ir_value *args;
+    int32_t nargs, capargs;
+    ir_op *first, *last;
+    ir_op *parent_op; /* NULL for the module body */
+};
+
+typedef struct ir_module {
+    arena *ar;           /* owned by whoever created the module */
+    source_file src;     /* the kernel's source (text may be NULL for IR input) */
+    ir_value_info *values;
+    int32_t nvalues, capvalues;
+    ir_block *body;      /* holds func.func ops */
+} ir_module;
+
+ir_module *ir_module_create(arena *a, const source_file *src);
+ir_value ir_value_create(ir_module *m, ir_type t);
+static inline ir_type ir_value_type(const ir_module *m, ir_value v) { return m->values[v].type; }
+
+ir_block *ir_block_create(ir_module *m);
+ir_value ir_block_add_arg(ir_module *m, ir_block *b, ir_type t, const char *name);
+
+/* Creates a detached op with fresh result values of the given types and
+ * nregions empty blocks. Operands are copied. */
+ir_op *ir_op_create(ir_module *m, ir_op_kind kind, src_loc loc, const ir_value *operands,
+                    int noperands, const ir_type *result_types, int nresults, int nregions);
+void ir_op_set_operands(ir_module *m, ir_op *op, const ir_value *operands, int n);
+void ir_block_append(ir_block *b, ir_op *op);
+void ir_insert_before(ir_op *pos, ir_op *op);
+void ir_insert_after(ir_op *pos, ir_op *op);
+void ir_op_unlink(ir_op *op); /* detaches op from its block (memory stays in the arena) */
+
+/* Attributes: setting replaces an existing attribute of the same name. */
+void ir_attr_set_int(ir_module *m, ir_op *op, const char *name, ir_type t, int64_t v);
+void ir_attr_set_float(ir_module *m, ir_op *op, const char *name, ir_type t, double v);
+void ir_attr_set_str(ir_module *m, ir_op *op, const char *name, const char *s);
+void ir_attr_set_bool(ir_module *m, ir_op *op, const char *name, bool v);
+void ir_attr_set_type(ir_module *m, ir_op *op, const char *name, ir_type t);
+void ir_attr_set(ir_module *m, ir_op *op, const ir_attr *attr); /* copies name/strings */
+const ir_attr *ir_attr_get(const ir_op *op, const char *name);
+
+/* Replaces every use of `from` in the module by `to`. */
+void ir_replace_all_uses(ir_module *m, ir_value from, ir_value to);
+/* Counts uses of every value: counts[v] for v in [0, m->nvalues). */
+void ir_count_uses(const ir_module *m, int32_t *counts);
+
+/* The first func.func in the module, or NULL. */
+ir_op *ir_module_func(const ir_module *m);
+const char *ir_func_name(const ir_op *func);
+static inline ir_block *ir_func_body(const ir_op *func) { return func->regions[0]; }
+
+/* Reads a scalar constant: true when v is defined by sw.constant (scalar or
+ * splat); fills *out with the value attribute. */
+bool ir_value_constant(const ir_module *m, ir_value v, const ir_attr **out);
+
+/* ---- printing, parsing, verifying (print.c, parse.c, verify.c) --------- */
+
+typedef struct ir_print_options {
+    bool locations; /* append loc("file":line:col) to every op */
+} ir_print_options;
+
+void ir_print_module(const ir_module *m, const ir_print_options *opts, strbuf *out);
+/* Parses MLIR text produced by ir_print_module (and hand-written variants:
+ * any value names, comments, optional locations). Returns NULL on error
+ * with a caret diagnostic into d. The module's arena is `a`. */
+ir_module *ir_parse_module(arena *a, const source_file *src, diag *d);
+/* Checks every structural and type rule; reports the first violation at the
+ * op's location. Returns true when the module is valid. */
+bool ir_verify(const ir_module *m, diag *d);
+
+#endif

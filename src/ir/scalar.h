@@ -1,0 +1,50 @@
+/* scalar.h - the meaning of every elementwise op on one scalar element.
+ *
+ * Shared by the constant folder and the CPU executor so that folding never
+ * changes what a kernel computes. A scalar of an integer dtype is held in
+ * `i`, wrapped to its width (i1 is 0 or 1, ui8 is 0..255, signed types are
+ * sign-extended); a float is held in `f`, already rounded to its dtype's
+ * format (f16/bf16/f32 values are exactly representable in a double).
+ */
+#ifndef SWAGE_IR_SCALAR_H
+#define SWAGE_IR_SCALAR_H
+
+#include "ir.h"
+
+typedef union ir_scalar {
+    int64_t i;
+    double f;
+} ir_scalar;
+
+/* Rounds/wraps a raw value into dtype's representation. from_int wraps
+ * (for i1 it keeps bit 0); from_float into an integer dtype follows the
+ * sw.cast rules (truncate toward zero, saturate, NaN -> 0). */
+ir_scalar ir_scalar_from_int(ir_dtype dt, int64_t v);
+ir_scalar ir_scalar_from_float(ir_dtype dt, double v);
+/* From an sw.constant value attribute (ATTR_INT/ATTR_FLOAT/ATTR_BOOL). */
+ir_scalar ir_scalar_from_attr(ir_dtype dt, const ir_attr *a);
+
+/* Element-wise evaluation with the semantics documented in ops.def.
+ * `kind` is the op; `dt` the operands' element dtype. Returns false for an
+ * op kind that is not elementwise on scalars, or that does not apply to dt
+ * (sw.div on integers, bitwise ops on floats, float math on integers). */
+bool ir_eval_unary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar *out);
+bool ir_eval_binary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_scalar *out);
+/* predicate: "lt" "le" "gt" "ge" "eq" "ne"; returns 0/1, or -1 for a bad predicate. */
+int ir_eval_cmp(const char *predicate, ir_dtype dt, ir_scalar a, ir_scalar b);
+ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a);
+/* Reductions: identity and combine for kind "sum" "max" "min" "prod". */
+bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out);
+bool ir_eval_reduce_combine(const char *kind, ir_dtype dt, ir_scalar acc, ir_scalar x,
+                            ir_scalar *out);
+
+/* Storage conversions (round to nearest even). */
+uint16_t ir_f32_to_f16(float f);
+float ir_f16_to_f32(uint16_t h);
+uint16_t ir_f32_to_bf16(float f);
+float ir_bf16_to_f32(uint16_t h);
+/* Reads/writes one element of dtype at p (memory layout as NumPy/PyTorch). */
+ir_scalar ir_scalar_load(ir_dtype dt, const void *p);
+void ir_scalar_store(ir_dtype dt, void *p, ir_scalar v);
+
+#endif

@@ -1,0 +1,51 @@
+/* passes.h - the pass manager and the passes over the semantic IR.
+ *
+ * A pass takes a verified module and leaves a verified module (the manager
+ * re-verifies after every pass and reports a failure as an internal error
+ * naming the pass). Passes never free memory; they may create values and ops
+ * in the module arena. One pass per file under src/passes/, each opening with
+ * its contract.
+ */
+#ifndef SWAGE_PASSES_H
+#define SWAGE_PASSES_H
+
+#include "../ir/ir.h"
+
+typedef bool (*pass_fn)(ir_module *m, diag *d);
+
+typedef struct pass_info {
+    const char *name;    /* the command-line name: "fold", "dce" */
+    const char *summary; /* one line for --help */
+    pass_fn run;
+} pass_info;
+
+/* NULL-terminated table of every pass, in a stable order. */
+extern const pass_info pass_table[];
+const pass_info *pass_lookup(const char *name);
+
+typedef struct pass_options {
+    /* Names of passes after which to dump the module to `dump`, comma
+     * separated, or "all". NULL: no dumps. Each dump is the line
+     * "// -----// IR Dump After <pass> //----- //" followed by the module
+     * text, which parses back. */
+    const char *print_after;
+    strbuf *dump;
+    bool print_locations;
+} pass_options;
+
+/* Runs the named passes in order (opts may be NULL). Every name is checked
+ * before anything runs: an unknown one is a DIAG_ARGUMENT error. The module
+ * is verified before the first pass and after each one; invalid IR after a
+ * pass is a DIAG_INTERNAL error naming the pass. Returns false with d set on
+ * failure. */
+bool pass_run_pipeline(ir_module *m, const char *const *names, int n, const pass_options *opts,
+                       diag *d);
+/* The default optimisation pipeline run after irgen: fold, cse, fold, dce. */
+bool pass_run_default(ir_module *m, const pass_options *opts, diag *d);
+
+/* The passes (one file each). */
+bool pass_fold(ir_module *m, diag *d); /* fold.c: constant folding and simplification */
+bool pass_dce(ir_module *m, diag *d);  /* dce.c: remove unused pure ops and dead regions */
+bool pass_cse(ir_module *m, diag *d);  /* cse.c: merge equal pure ops and equal constants */
+
+#endif
