@@ -46,17 +46,27 @@ unit: all
 lit: all
 	SWAGE_BUILD=$(abspath $(BUILD)) lit -sv test/lit
 
+# pytest loads libswage.so into an uninstrumented python: a sanitizer build
+# needs the ASan runtime preloaded (see asan).
+ASAN_PRELOAD := $(shell $(CC) -print-file-name=libasan.so)
+PYTEST_ENV ?=
+
 pytest: all
-	SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) \
+	$(PYTEST_ENV) SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) \
 	  python3 -m pytest -q test/python
+
+# Build, then run the vector-add example (on the CPU until the GPU backend lands).
+demo: all
+	SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) python3 -m swage
 
 test: unit lit pytest
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  PYTEST_ENV="LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0" test
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all unit lit pytest test asan clean
+.PHONY: all unit lit pytest test asan clean demo

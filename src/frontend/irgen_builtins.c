@@ -329,7 +329,7 @@ static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
         return ig_error(g, args[0]->loc, "sl.%s cannot be applied to a %s", b->name, ig_type_name(t, buf));
     if ((ir_ops[b->op].flags & F_FLOAT) && !ir_dtype_is_float((ir_dtype)t.dtype))
         v = ig_cast(g, call->loc, v, DT_F32), t = ir_value_type(g->m, v);
-    if (b->op == IR_ABS && t.dtype == DT_I1)
+    if (b->op == IR_ABS && (t.dtype == DT_I1 || t.dtype == DT_U8)) /* already non-negative */
         return gv_ir(v);
     return gv_ir(ig_emit1(g, b->op, call->loc, &v, 1, t));
 }

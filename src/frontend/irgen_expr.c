@@ -20,9 +20,10 @@ const char *ig_type_name(ir_type t, char buf[64])
         return buf;
     }
     if (t.kind == TY_TILE) {
-        snprintf(buf, 64, "%s tile of %d %s%s", t.ptr_elem ? "pointer" : ir_dtypes[t.dtype].py,
-                 (int)t.len, t.ptr_elem ? "pointers to " : "elements",
-                 t.ptr_elem ? ir_dtypes[t.dtype].py : "");
+        if (t.ptr_elem)
+            snprintf(buf, 64, "tile of %d pointers to %s", (int)t.len, ir_dtypes[t.dtype].py);
+        else
+            snprintf(buf, 64, "tile of %d %s elements", (int)t.len, ir_dtypes[t.dtype].py);
         return buf;
     }
     snprintf(buf, 64, "none");
@@ -429,7 +430,7 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
         o = off.v;
         ir_type to = ir_value_type(g->m, o);
         if (ir_type_is_ptrlike(to) || !ir_dtype_is_int((ir_dtype)to.dtype) || to.dtype == DT_I1)
-            return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by a %s",
+            return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by %s",
                             ig_type_name(to, b));
         if (to.dtype != DT_I32 && to.dtype != DT_I64)
             o = ig_cast(g, e->loc, o, DT_I32);
@@ -545,6 +546,11 @@ static gval unary(irgen *g, const ast_expr *e, gval a)
     case OP_NEG:
         if (t.dtype == DT_I1)
             v = ig_cast(g, e->loc, v, DT_I32), t = ir_value_type(g->m, v);
+        if (t.dtype == DT_U8) {
+            /* Unsigned negation wraps, as in NumPy: 0 - x. */
+            ir_value ops[2] = {ig_materialize(g, e->loc, (const_value){.kind = CONST_INT}, t), v};
+            return gv_ir(ig_emit1(g, IR_SUB, e->loc, ops, 2, t));
+        }
         return gv_ir(ig_emit1(g, IR_NEG, e->loc, &v, 1, t));
     case OP_INVERT:
         if (ir_dtype_is_float((ir_dtype)t.dtype))

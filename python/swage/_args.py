@@ -1,0 +1,292 @@
+"""Converting launch arguments into signature types and swage_arg structs.
+
+Each runtime argument becomes a ``Converted``: its type in the signature
+grammar ("*f32", "i32"), the device it lives on, and what the C call needs
+(an address and element count for buffers, a value for scalars), plus the
+Python objects that must stay alive until the call returns. Nothing here
+imports NumPy or PyTorch: they are recognised by duck typing, so both stay
+optional.
+"""
+
+import ctypes
+import operator
+import sys
+
+from . import _native
+from . import language as sl
+
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# NumPy dtypes by (dtype.char, itemsize) -> signature element types
+# (dtype.name is slow to compute, and this lookup is on every launch).
+_NUMPY_CHARS = {
+    ("e", 2): "f16", ("f", 4): "f32", ("d", 8): "f64", ("b", 1): "i8", ("B", 1): "u8",
+    ("i", 4): "i32", ("l", 4): "i32", ("l", 8): "i64", ("q", 8): "i64", ("?", 1): "i1",
+}
+
+
+def _numpy_element(dtype):
+    """Signature element type of a NumPy dtype, or None."""
+    if not dtype.isnative:
+        return None
+    elem = _NUMPY_CHARS.get((dtype.char, dtype.itemsize))
+    if elem is None and dtype.name == "bfloat16":
+        elem = "bf16"
+    return elem
+
+
+_TORCH_DTYPES = {
+    "torch.float16": "f16", "torch.float32": "f32", "torch.float64": "f64",
+    "torch.bfloat16": "bf16", "torch.int8": "i8", "torch.uint8": "u8",
+    "torch.int32": "i32", "torch.int64": "i64", "torch.bool": "i1",
+}
+# __cuda_array_interface__ / __array_interface__ typestr (native or little-endian).
+_TYPESTRS = {
+    "f2": "f16", "f4": "f32", "f8": "f64", "i1": "i8", "u1": "u8",
+    "i4": "i32", "i8": "i64", "b1": "i1",
+}
+# struct-module format codes of the buffer protocol -> element types.
+_BUFFER_FORMATS = {
+    "f": "f32", "d": "f64", "e": "f16", "b": "i8", "B": "u8", "?": "i1",
+    "i": None, "l": None, "q": "i64",  # 'i'/'l' depend on the itemsize
+}
+_INT_BY_SIZE = {4: "i32", 8: "i64"}
+
+_SUPPORTED = "float16 float32 float64 bfloat16 int8 uint8 int32 int64 bool"
+
+
+class Converted:
+    __slots__ = ("name", "type", "device", "kind", "address", "nelems", "ivalue", "fvalue",
+                 "keepalive")
+
+    def __init__(self, name, type_, device="cpu", kind=_native.ARG_BUFFER, address=0,
+                 nelems=0, ivalue=0, fvalue=0.0, keepalive=None):
+        self.name = name
+        self.type = type_
+        self.device = device
+        self.kind = kind
+        self.address = address
+        self.nelems = nelems
+        self.ivalue = ivalue
+        self.fvalue = fvalue
+        self.keepalive = keepalive
+
+    def to_arg(self):
+        return _native.Arg(self.kind, self.address or None, self.nelems, self.ivalue, self.fvalue)
+
+
+def _is_numpy_array(value):
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.ndarray)
+
+
+def _is_numpy_scalar(value):
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.generic)
+
+
+def _is_torch_tensor(value):
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _read_only(name):
+    return TypeError(
+        "argument %r is read-only; Swage kernels may write to their buffers, so pass a "
+        "writable copy (for NumPy: numpy.array(%s))" % (name, name))
+
+
+def _numpy_array(name, array):
+    elem = _numpy_element(array.dtype)
+    if elem is None:
+        raise TypeError("argument %r has dtype %s, which Swage does not support (supported: %s)"
+                        % (name, array.dtype, _SUPPORTED))
+    flags = array.flags
+    if not flags.c_contiguous:
+        raise ValueError("argument %r is not C-contiguous; pass numpy.ascontiguousarray(%s)"
+                         % (name, name))
+    if not flags.writeable:
+        raise _read_only(name)
+    return Converted(name, "*" + elem, address=array.ctypes.data, nelems=array.size,
+                     keepalive=array)
+
+
+def _torch_tensor(name, tensor):
+    elem = _TORCH_DTYPES.get(str(tensor.dtype))
+    if elem is None:
+        raise TypeError("argument %r has dtype %s, which Swage does not support (supported: %s)"
+                        % (name, tensor.dtype, _SUPPORTED))
+    device = tensor.device.type
+    if device not in ("cpu", "cuda"):
+        raise TypeError("argument %r is on device %r; Swage runs on 'cpu' and 'cuda'"
+                        % (name, str(tensor.device)))
+    if not tensor.is_contiguous():
+        raise ValueError("argument %r is not contiguous; pass %s.contiguous()" % (name, name))
+    # data_ptr() is the first element's address for every dtype, bfloat16
+    # included (read as 16-bit storage), so no copy or view is needed.
+    return Converted(name, "*" + elem, device=device, address=tensor.data_ptr(),
+                     nelems=tensor.numel(), keepalive=tensor)
+
+
+def _cuda_array(name, value):
+    interface = value.__cuda_array_interface__
+    typestr = interface.get("typestr", "")
+    elem = _TYPESTRS.get(typestr[1:]) if typestr[:1] in ("<", "|", "=") else None
+    if elem is None:
+        raise TypeError("argument %r has element type %r, which Swage does not support "
+                        "(supported: %s)" % (name, typestr, _SUPPORTED))
+    shape = tuple(interface.get("shape", ()))
+    nelems = 1
+    for extent in shape:
+        nelems *= extent
+    strides = interface.get("strides")
+    if strides is not None and nelems > 1:
+        itemsize = int(typestr[2:])
+        expected = itemsize
+        for extent, stride in zip(reversed(shape), reversed(strides)):
+            if extent != 1 and stride != expected:
+                raise ValueError("argument %r is not C-contiguous" % (name,))
+            expected *= extent
+    address, read_only = interface["data"]
+    if read_only:
+        raise _read_only(name)
+    return Converted(name, "*" + elem, device="cuda", address=address, nelems=nelems,
+                     keepalive=value)
+
+
+def _buffer(name, value):
+    try:
+        view = memoryview(value)
+    except TypeError:
+        return None
+    with view:
+        fmt, itemsize, nbytes = view.format, view.itemsize, view.nbytes
+        readonly, contiguous = view.readonly, view.c_contiguous
+    code = fmt.lstrip("@=<")
+    if code not in _BUFFER_FORMATS:
+        raise TypeError("argument %r is a buffer of format %r, which Swage does not support "
+                        "(supported formats: f d e b B i l q ?)" % (name, fmt))
+    elem = _BUFFER_FORMATS[code] or _INT_BY_SIZE.get(itemsize)
+    if elem is None:
+        raise TypeError("argument %r has %d-byte integers, which Swage does not support"
+                        % (name, itemsize))
+    if readonly:
+        raise _read_only(name)
+    if not contiguous:
+        raise ValueError("argument %r is not a C-contiguous buffer" % (name,))
+    # from_buffer takes its own export of the buffer for as long as the
+    # ctypes object lives (it is kept alive with the Converted).
+    storage = (ctypes.c_char * nbytes).from_buffer(value)
+    return Converted(name, "*" + elem, address=ctypes.addressof(storage) if nbytes else 0,
+                     nelems=nbytes // itemsize if itemsize else 0, keepalive=(value, storage))
+
+
+def _annotation_dtype(annotation):
+    return annotation if isinstance(annotation, (sl.dtype, sl.pointer_type)) else None
+
+
+def _int_scalar(name, value, fixed):
+    if fixed is not None and fixed.is_float:
+        return Converted(name, fixed.name, kind=_native.ARG_FLOAT, fvalue=float(value))
+    if fixed is not None:
+        limits = {"i1": (0, 1), "i8": (-128, 127), "u8": (0, 255),
+                  "i32": (_INT32_MIN, _INT32_MAX), "i64": (_INT64_MIN, _INT64_MAX)}[fixed.name]
+        if not limits[0] <= value <= limits[1]:
+            raise ValueError("argument %r = %d does not fit in %s" % (name, value,
+                                                                    fixed.python_name))
+        return Converted(name, fixed.name, kind=_native.ARG_INT, ivalue=value)
+    if _INT32_MIN <= value <= _INT32_MAX:
+        return Converted(name, "i32", kind=_native.ARG_INT, ivalue=value)
+    if _INT64_MIN <= value <= _INT64_MAX:
+        return Converted(name, "i64", kind=_native.ARG_INT, ivalue=value)
+    raise ValueError("argument %r = %d does not fit in int64" % (name, value))
+
+
+def _float_scalar(name, value, fixed, default="f32"):
+    if fixed is not None and not fixed.is_float:
+        raise TypeError("argument %r is a float but the parameter is annotated %r"
+                        % (name, fixed))
+    return Converted(name, fixed.name if fixed is not None else default,
+                     kind=_native.ARG_FLOAT, fvalue=float(value))
+
+
+def _numpy_scalar(name, value, fixed):
+    elem = _numpy_element(value.dtype)
+    if elem is None:
+        raise TypeError("argument %r has dtype %s, which Swage does not support (supported: %s)"
+                        % (name, value.dtype, _SUPPORTED))
+    if fixed is not None:
+        if elem.startswith("f") or elem == "bf16":
+            return _float_scalar(name, float(value), fixed)
+        return _int_scalar(name, int(value), fixed)
+    if elem.startswith("f") or elem == "bf16":
+        return Converted(name, elem, kind=_native.ARG_FLOAT, fvalue=float(value))
+    return Converted(name, elem, kind=_native.ARG_INT, ivalue=int(value))
+
+
+def convert(name, value, annotation=None):
+    """Converts one runtime argument. ``annotation`` is the parameter's sl
+    dtype or sl.pointer type when it has one (it fixes the type)."""
+    fixed = _annotation_dtype(annotation)
+    if isinstance(fixed, sl.pointer_type):
+        converted = _convert_pointer(name, value)
+        if converted.type != fixed.name:
+            raise TypeError("argument %r has element type %s but the parameter is annotated %r"
+                            % (name, converted.type[1:], fixed))
+        return converted
+    if _is_numpy_scalar(value):  # before float: numpy.float64 subclasses float
+        return _numpy_scalar(name, value, fixed)
+    if isinstance(value, bool):
+        if fixed is not None:
+            return _int_scalar(name, int(value), fixed)
+        return Converted(name, "i1", kind=_native.ARG_INT, ivalue=int(value))
+    if isinstance(value, int):
+        return _int_scalar(name, value, fixed)
+    if isinstance(value, float):
+        return _float_scalar(name, value, fixed)
+    converted = _convert_pointer(name, value)
+    if fixed is not None:
+        raise TypeError("argument %r is an array but the parameter is annotated with the "
+                        "scalar type %r" % (name, fixed))
+    return converted
+
+
+def _convert_pointer(name, value):
+    if _is_numpy_array(value):
+        return _numpy_array(name, value)
+    if _is_torch_tensor(value):
+        return _torch_tensor(name, value)
+    if hasattr(value, "__cuda_array_interface__"):
+        return _cuda_array(name, value)
+    if not isinstance(value, str):
+        converted = _buffer(name, value)
+        if converted is not None:
+            return converted
+    raise TypeError(
+        "argument %r has unsupported type %s; pass a NumPy array, a PyTorch tensor, a "
+        "writable buffer, an int or a float" % (name, type(value).__name__))
+
+
+def constexpr_text(name, value):
+    """The constexprs-string spelling of one constexpr value."""
+    if isinstance(value, bool) or (_is_numpy_scalar(value) and value.dtype.kind == "b"):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if _is_numpy_scalar(value):
+        kind = value.dtype.kind
+        if kind in "iu":
+            return str(int(value))
+        if kind == "f":
+            return repr(float(value))
+    if isinstance(value, sl.dtype):
+        return value.python_name
+    try:
+        return str(operator.index(value))
+    except TypeError:
+        pass
+    raise TypeError("constexpr %r must be an int, a float or a bool, not %s"
+                    % (name, type(value).__name__))

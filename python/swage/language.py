@@ -1,0 +1,168 @@
+"""swage.language: the names a Swage kernel uses (``import swage.language as sl``).
+
+A kernel's body is compiled by Swage's C frontend from its source text; it
+never runs as Python. This module exists so that kernels read as ordinary
+Python to editors and linters, so that parameter annotations (``BLOCK:
+sl.constexpr``, ``n: sl.int64``) can be inspected, and so that a built-in
+called from plain Python fails with a sentence that says what to do instead.
+The meaning of every built-in is in docs/language.md.
+"""
+
+__all__ = [
+    "constexpr", "dtype", "pointer", "pointer_type",
+    "int1", "bool_", "int8", "uint8", "int32", "int64",
+    "float16", "bfloat16", "float32", "float64",
+    "program_id", "num_programs", "arange", "load", "store", "where",
+    "minimum", "maximum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+    "abs", "floor", "ceil", "sin", "cos", "sigmoid", "sum", "max", "min",
+    "full", "zeros", "cast", "static_range", "segment_id", "segment",
+    "load_segment", "store_segment", "segment_length", "prod",
+]
+
+
+class constexpr:
+    """Annotation marking a compile-time parameter: ``BLOCK: sl.constexpr``.
+
+    Its value comes from ``launch(constexprs={...})`` (or the parameter's
+    default) and each distinct value compiles its own specialisation.
+    """
+
+    def __init__(self, value=None):
+        self.value = value
+
+    def __repr__(self):
+        return "sl.constexpr(%r)" % (self.value,)
+
+
+class dtype:
+    """A scalar element type. ``name`` is its spelling in signatures ("f32")."""
+
+    __slots__ = ("name", "python_name", "itemsize", "is_float", "is_signed")
+
+    def __init__(self, name, python_name, itemsize, is_float, is_signed):
+        self.name = name
+        self.python_name = python_name
+        self.itemsize = itemsize
+        self.is_float = is_float
+        self.is_signed = is_signed
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return "sl." + self.python_name
+
+    def __eq__(self, other):
+        return isinstance(other, dtype) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("dtype", self.name))
+
+    def __reduce__(self):
+        return (_dtype_by_python_name, (self.python_name,))
+
+
+class pointer_type:
+    """A pointer to elements of a dtype; ``str(sl.pointer(sl.float32)) == "*f32"``."""
+
+    __slots__ = ("element",)
+
+    def __init__(self, element):
+        self.element = element
+
+    @property
+    def name(self):
+        return "*" + self.element.name
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return "sl.pointer(%r)" % (self.element,)
+
+    def __eq__(self, other):
+        return isinstance(other, pointer_type) and other.element == self.element
+
+    def __hash__(self):
+        return hash(("pointer", self.element.name))
+
+
+def pointer(element):
+    """The type of a pointer to ``element`` (an ``sl`` dtype)."""
+    if not isinstance(element, dtype):
+        raise TypeError("sl.pointer expects an sl dtype such as sl.float32, got %r" % (element,))
+    return pointer_type(element)
+
+
+int1 = dtype("i1", "int1", 1, False, False)
+bool_ = int1
+int8 = dtype("i8", "int8", 1, False, True)
+uint8 = dtype("u8", "uint8", 1, False, False)
+int32 = dtype("i32", "int32", 4, False, True)
+int64 = dtype("i64", "int64", 8, False, True)
+float16 = dtype("f16", "float16", 2, True, True)
+bfloat16 = dtype("bf16", "bfloat16", 2, True, True)
+float32 = dtype("f32", "float32", 4, True, True)
+float64 = dtype("f64", "float64", 8, True, True)
+
+_DTYPES = (int1, int8, uint8, int32, int64, float16, bfloat16, float32, float64)
+# Every spelling a signature or an annotation may use for a dtype.
+DTYPE_NAMES = {}
+for _dt in _DTYPES:
+    DTYPE_NAMES[_dt.name] = _dt
+    DTYPE_NAMES[_dt.python_name] = _dt
+DTYPE_NAMES["bool"] = int1
+DTYPE_NAMES["bool_"] = int1
+DTYPE_NAMES["ui8"] = uint8
+del _dt
+
+
+def _dtype_by_python_name(name):
+    return DTYPE_NAMES[name]
+
+
+def _kernel_only(name):
+    def builtin(*args, **kwargs):
+        raise RuntimeError(
+            "sl.%s can only be used inside a @sw.jit kernel; compile and run it "
+            "with kernel.launch(...)" % name)
+
+    builtin.__name__ = name
+    builtin.__qualname__ = name
+    builtin.__doc__ = "Swage built-in sl.%s (kernel code only; see docs/language.md)." % name
+    return builtin
+
+
+program_id = _kernel_only("program_id")
+num_programs = _kernel_only("num_programs")
+arange = _kernel_only("arange")
+load = _kernel_only("load")
+store = _kernel_only("store")
+where = _kernel_only("where")
+minimum = _kernel_only("minimum")
+maximum = _kernel_only("maximum")
+exp = _kernel_only("exp")
+exp2 = _kernel_only("exp2")
+log = _kernel_only("log")
+log2 = _kernel_only("log2")
+sqrt = _kernel_only("sqrt")
+rsqrt = _kernel_only("rsqrt")
+abs = _kernel_only("abs")  # noqa: A001 - the kernel language's name
+floor = _kernel_only("floor")
+ceil = _kernel_only("ceil")
+sin = _kernel_only("sin")
+cos = _kernel_only("cos")
+sigmoid = _kernel_only("sigmoid")
+sum = _kernel_only("sum")  # noqa: A001
+max = _kernel_only("max")  # noqa: A001
+min = _kernel_only("min")  # noqa: A001
+prod = _kernel_only("prod")
+full = _kernel_only("full")
+zeros = _kernel_only("zeros")
+cast = _kernel_only("cast")
+static_range = _kernel_only("static_range")
+segment_id = _kernel_only("segment_id")
+segment = _kernel_only("segment")
+load_segment = _kernel_only("load_segment")
+store_segment = _kernel_only("store_segment")
+segment_length = _kernel_only("segment_length")

@@ -1,0 +1,170 @@
+"""Helpers shared by the Python tests: seeded random inputs, exact and
+tolerance comparisons that never let an unexpected NaN pass, and exact
+reference conversions (bfloat16 and float16 rounding, saturating casts)."""
+
+import math
+import os
+
+import numpy as np
+
+FLOAT_DTYPES = ["float16", "float32", "float64"]
+INT_DTYPES = ["int8", "uint8", "int32", "int64"]
+NUMERIC_DTYPES = INT_DTYPES + FLOAT_DTYPES
+ALL_DTYPES = ["bool"] + NUMERIC_DTYPES
+
+INT_BITS = {"int8": 8, "uint8": 8, "int32": 32, "int64": 64}
+
+
+def new_seed():
+    env = os.environ.get("SWAGE_TEST_SEED")
+    if env:
+        return int(env)
+    return int(np.random.SeedSequence().entropy % (1 << 63))
+
+
+class SeededRng:
+    """np.random.Generator that remembers its seed (attribute access delegates)."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.gen = np.random.default_rng(seed)
+
+    def __getattr__(self, name):
+        return getattr(self.gen, name)
+
+
+def int_range(dtype):
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
+def random_array(rng, dtype, size, low=None, high=None):
+    """Random values of dtype: integers over the whole range (or [low, high]),
+    floats normal with scale 10 (or uniform in [low, high))."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, size).astype(np.bool_)
+    if dtype.kind in "iu":
+        lo, hi = int_range(dtype)
+        lo = lo if low is None else low
+        hi = hi if high is None else high
+        return rng.integers(lo, hi, size, dtype=dtype, endpoint=True)
+    if low is None:
+        values = rng.standard_normal(size) * 10
+    else:
+        values = rng.uniform(low, high, size)
+    return values.astype(dtype)
+
+
+def wrap_int(value, dtype):
+    """Python int -> value of integer dtype (two's complement wrap; bool: != 0)."""
+    if dtype == "bool":
+        return int(value != 0)
+    bits = INT_BITS[dtype]
+    value &= (1 << bits) - 1
+    if dtype != "uint8" and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def _mismatch_text(actual, expected, bad, seed, what, inputs=None):
+    index = np.flatnonzero(bad)
+    lines = ["%s: %d of %d elements differ (seed %s)" % (what, index.size, bad.size, seed)]
+    for i in index[:8]:
+        extra = ""
+        if inputs:
+            extra = "  inputs " + ", ".join("%s=%r" % (k, v.flat[i]) for k, v in inputs.items())
+        lines.append("  [%d] got %r, expected %r%s" % (i, actual.flat[i], expected.flat[i], extra))
+    return "\n".join(lines)
+
+
+def assert_same(actual, expected, seed=None, what="result", inputs=None, signed_zero=False):
+    """Exact equality; for floats NaN must be where NaN is expected and
+    nowhere else (and -0.0 vs 0.0 is checked when signed_zero)."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    assert actual.shape == expected.shape, "%s: shape %s != %s" % (what, actual.shape,
+                                                                   expected.shape)
+    assert actual.dtype == expected.dtype, "%s: dtype %s != %s" % (what, actual.dtype,
+                                                                   expected.dtype)
+    if actual.dtype.kind == "f":
+        a, e = actual.astype(np.float64), expected.astype(np.float64)
+        bad = np.isnan(a) != np.isnan(e)
+        both = ~np.isnan(a) & ~np.isnan(e)
+        bad |= both & (a != e)
+        if signed_zero:
+            bad |= both & (np.signbit(a) != np.signbit(e))
+    else:
+        bad = actual != expected
+    assert not bad.any(), _mismatch_text(actual, expected, bad, seed, what, inputs)
+
+
+def assert_close(actual, expected, rtol, atol=0.0, seed=None, what="result", inputs=None):
+    """|actual - expected| <= atol + rtol * |expected| elementwise; NaN only
+    where expected, infinities exactly."""
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    assert actual.shape == expected.shape and actual.dtype == expected.dtype, \
+        "%s: %s %s != %s %s" % (what, actual.shape, actual.dtype, expected.shape, expected.dtype)
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    bad = np.isnan(a) != np.isnan(e)
+    inf = np.isinf(a) | np.isinf(e)
+    bad |= inf & (a != e)
+    finite = np.isfinite(a) & np.isfinite(e)
+    with np.errstate(invalid="ignore", over="ignore"):
+        bad |= finite & ~(np.abs(a - e) <= atol + rtol * np.abs(e))
+    assert not bad.any(), _mismatch_text(actual, expected, bad, seed, what, inputs)
+
+
+# ---- exact reference conversions --------------------------------------------
+
+def round_to_bf16(values):
+    """float64 array -> float32 array holding the bfloat16 rounding (nearest even)."""
+    x = np.asarray(values, dtype=np.float64)
+    # First round to 8 significant bits in float64 (exact, one rounding), then
+    # the float32 conversion is exact (or overflows to inf as bf16 does).
+    bits = x.view(np.uint64).copy()
+    finite = np.isfinite(x)
+    lsb = (bits >> np.uint64(45)) & np.uint64(1)
+    rounded = (bits + np.uint64((1 << 44) - 1) + lsb) & ~np.uint64((1 << 45) - 1)
+    bits = np.where(finite, rounded, bits)
+    with np.errstate(over="ignore"):
+        out = bits.view(np.float64).astype(np.float32)
+    # values beyond bf16's largest finite value (0x7F7F) after rounding are inf
+    big = np.abs(out) > np.float32(3.3895313892515355e38)
+    out[big & finite] = np.copysign(np.float32(np.inf), out[big & finite])
+    return out
+
+
+def round_int_to_float(value, dtype):
+    """Python int -> nearest-even value of float dtype (as a Python float)."""
+    precision = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}[dtype]
+    a = abs(value)
+    if a.bit_length() > precision:
+        shift = a.bit_length() - precision
+        q, r = divmod(a, 1 << shift)
+        half = 1 << (shift - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        a = q << shift
+    limit = {"float16": 65520, "bfloat16": 2 ** 128 - 2 ** 119, "float32": 2 ** 128 - 2 ** 103,
+             "float64": 2 ** 1024 - 2 ** 970}[dtype]
+    if a >= limit:
+        return math.copysign(math.inf, value)
+    return float(a) if value >= 0 else -float(a)
+
+
+def float_to_int(value, dtype):
+    """float -> integer dtype: truncate toward zero, saturate, NaN -> 0."""
+    if math.isnan(value):
+        return 0
+    if dtype == "bool":
+        return int(value != 0)
+    lo, hi = int_range(dtype)
+    if math.isinf(value):
+        return hi if value > 0 else lo
+    return max(lo, min(hi, math.trunc(value)))
+
+
+def np_dtype(name):
+    return np.dtype(np.bool_) if name == "bool" else np.dtype(name)
