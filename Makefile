@@ -36,7 +36,7 @@ $(BUILD)/swage: tools/swage.c $(BUILD)/libswage.a
 $(BUILD)/swage-opt: tools/swage_opt.c $(BUILD)/libswage.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/test_%: test/unit/test_%.c $(BUILD)/libswage.a
+$(BUILD)/test_%: test/unit/test_%.c $(wildcard test/unit/*.h) $(BUILD)/libswage.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
 
 # Suites. SWAGE_LIB tells the Python package which library to load.

@@ -92,7 +92,8 @@ const char *swageKernelName(const swage_kernel *kernel);                /* borro
 /* IR stages for swageKernelEmitMlir. */
 typedef enum swage_stage {
     SWAGE_STAGE_SOURCE = 0,   /* straight out of the frontend (specialised, unoptimised) */
-    SWAGE_STAGE_SEMANTIC = 1, /* after the default pass pipeline: what the executors run */
+    SWAGE_STAGE_SEMANTIC = 1, /* after the default pass pipeline: what the CPU executor runs */
+    SWAGE_STAGE_SIMT = 2,     /* one CTA's per-thread program (docs/simt.md): what PTX is printed from */
 } swage_stage;
 
 /* The IR of `stage` as MLIR text (with loc(...) on every op when
@@ -123,6 +124,36 @@ typedef struct swage_arg {
 swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid[3],
                                   const swage_arg *args, int nargs, swage_error **error);
 
+/* Runs the kernel's SIMT form (the program the GPU runs, lowered to threads,
+ * shuffles, barriers and shared memory) on the CPU SIMT executor. Same
+ * arguments and guarantees as swageKernelLaunchCpu; results agree with it
+ * exactly for integers and within float rounding for float reductions. */
+swage_status swageKernelLaunchCpuSimt(const swage_kernel *kernel, const int64_t grid[3],
+                                      const swage_arg *args, int nargs, swage_error **error);
+
+/* ---- GPU ---------------------------------------------------------------- */
+
+/* The kernel as PTX for compute capability `sm` (90 for sm_90). The caller
+ * frees *text with swageFree. Needs no GPU. */
+swage_status swageKernelEmitPtx(const swage_kernel *kernel, int sm, char **text,
+                                swage_error **error);
+
+/* 1 when a CUDA driver (libcuda.so.1) loads and has at least one device. */
+int swageCudaAvailable(void);
+/* SWAGE_OK when CUDA launches can work here (a driver loads and has a device);
+ * otherwise SWAGE_ERROR_RUNTIME with the reason ("libcuda.so.1 not found: ..."). */
+swage_status swageCudaStatus(swage_error **error);
+
+/* Launches the kernel on CUDA device `device` (its primary context),
+ * asynchronously on `stream` (a CUstream; NULL for the legacy default
+ * stream). BUFFER arguments carry device pointers in `data` (nelems is the
+ * buffer's element count); scalars as for the CPU. The PTX is built for the
+ * device's compute capability on first use and the module is cached per
+ * context. Driver failures are reported with the driver's error name. */
+swage_status swageKernelLaunchCuda(const swage_kernel *kernel, int device, void *stream,
+                                   const int64_t grid[3], const swage_arg *args, int nargs,
+                                   swage_error **error);
+
 /* ---- IR tools (for swage-opt and tests) --------------------------------- */
 
 /* Parses MLIR text, verifies it, runs the comma-separated `passes` (NULL or
@@ -132,6 +163,12 @@ swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid
 swage_status swageIrRunPasses(const char *ir_text, const char *file_name, const char *passes,
                               const char *print_after, int locations, char **text,
                               swage_error **error);
+
+/* Like swageIrRunPasses, then emits the module's kernel (SIMT IR after the
+ * passes) as PTX for compute capability `sm` (90 for sm_90) instead of
+ * printing the module. The caller frees *text with swageFree. */
+swage_status swageIrEmitPtx(const char *ir_text, const char *file_name, const char *passes, int sm,
+                            char **text, swage_error **error);
 
 #ifdef __cplusplus
 }

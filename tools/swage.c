@@ -2,7 +2,8 @@
  *
  *   swage compile FILE --kernel NAME [--signature 'x_ptr=*f32,n=i32']
  *                 [--constexpr BLOCK=128 ...] [--constexprs 'BLOCK=128,...']
- *                 [--emit=mlir] [--stage=source|semantic] [--mlir-print-debuginfo]
+ *                 [--emit=mlir|ptx] [--stage=source|semantic|simt] [--sm=90]
+ *                 [--mlir-print-debuginfo]
  *   swage --version
  *   swage --help
  *
@@ -12,14 +13,15 @@
 #include "swage.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_line[] =
     "usage: swage compile FILE --kernel NAME [--signature SIG] [--constexpr NAME=VALUE ...]\n"
-    "                    [--constexprs LIST] [--emit=mlir] [--stage=source|semantic]\n"
-    "                    [--mlir-print-debuginfo]\n"
+    "                    [--constexprs LIST] [--emit=mlir|ptx] [--stage=source|semantic|simt]\n"
+    "                    [--sm=N] [--mlir-print-debuginfo]\n"
     "       swage --version | --help\n";
 
 static const char help_text[] =
@@ -32,9 +34,11 @@ static const char help_text[] =
     "                          ('*' marks a pointer; i1 i8 u8 i32 i64 f16 bf16 f32 f64)\n"
     "  --constexpr NAME=VALUE  value of one sl.constexpr parameter (repeatable)\n"
     "  --constexprs LIST       several at once: 'BLOCK=128,EPS=1e-5,FLAG=True'\n"
-    "  --emit=mlir             what to print (mlir is the only output of this build)\n"
+    "  --emit=WHAT             mlir (default): the IR at --stage; ptx: PTX for --sm\n"
     "  --stage=STAGE           source: straight from the frontend;\n"
-    "                          semantic (default): after the default pass pipeline\n"
+    "                          semantic (default): after the default pass pipeline;\n"
+    "                          simt: one CTA's per-thread program (docs/simt.md)\n"
+    "  --sm=N                  compute capability for --emit=ptx, 10*major+minor (default 90)\n"
     "  --mlir-print-debuginfo  append loc(\"file\":line:col) to every op\n"
     "  --version               print the version and exit\n"
     "  --help                  print this help and exit\n"
@@ -123,6 +127,7 @@ static int run_compile(int argc, char **argv)
 {
     const char *file = NULL, *kernel_name = NULL, *signature = NULL, *emit = "mlir";
     const char *stage_name = "semantic";
+    const char *sm_text = "90";
     char *constexprs = NULL;
     int locations = 0, status = 2;
 
@@ -156,6 +161,10 @@ static int run_compile(int argc, char **argv)
             if (m < 0)
                 goto missing_value;
             emit = value;
+        } else if ((m = option_value(argc, argv, &i, "--sm", &value)) != 0) {
+            if (m < 0)
+                return usage_error("%s", "--sm needs a value");
+            sm_text = value;
         } else if ((m = option_value(argc, argv, &i, "--stage", &value)) != 0) {
             if (m < 0)
                 goto missing_value;
@@ -183,8 +192,15 @@ static int run_compile(int argc, char **argv)
         status = usage_error("%s", "compile needs --kernel NAME");
         goto done;
     }
-    if (strcmp(emit, "mlir") != 0) {
-        status = usage_error("--emit=%s is not available in this build (use --emit=mlir)", emit);
+    bool want_ptx = !strcmp(emit, "ptx");
+    if (!want_ptx && strcmp(emit, "mlir") != 0) {
+        status = usage_error("unknown --emit=%s (expected mlir or ptx)", emit);
+        goto done;
+    }
+    char *sm_end = NULL;
+    long sm = strtol(sm_text, &sm_end, 10);
+    if (!*sm_text || *sm_end || sm < 50 || sm > 200) {
+        status = usage_error("--sm=%s is not a compute capability such as 90", sm_text);
         goto done;
     }
     swage_stage stage;
@@ -192,8 +208,10 @@ static int run_compile(int argc, char **argv)
         stage = SWAGE_STAGE_SOURCE;
     } else if (!strcmp(stage_name, "semantic")) {
         stage = SWAGE_STAGE_SEMANTIC;
+    } else if (!strcmp(stage_name, "simt")) {
+        stage = SWAGE_STAGE_SIMT;
     } else {
-        status = usage_error("unknown stage '%s' (expected source or semantic)", stage_name);
+        status = usage_error("unknown stage '%s' (expected source, semantic or simt)", stage_name);
         goto done;
     }
 
@@ -216,7 +234,8 @@ static int run_compile(int argc, char **argv)
     swage_error *error = NULL;
     char *text = NULL;
     if (swageKernelCompile(&spec, &kernel, &error) != SWAGE_OK ||
-        swageKernelEmitMlir(kernel, stage, locations, &text, &error) != SWAGE_OK) {
+        (want_ptx ? swageKernelEmitPtx(kernel, (int)sm, &text, &error)
+                  : swageKernelEmitMlir(kernel, stage, locations, &text, &error)) != SWAGE_OK) {
         const char *rendered = swageErrorRendered(error);
         size_t n = strlen(rendered);
         fprintf(stderr, "%s%s", rendered, n && rendered[n - 1] == '\n' ? "" : "\n");

@@ -15,6 +15,7 @@ typedef struct options {
     const char *print_after; /* "all" or a comma list */
     int locations;
     int split;
+    int ptx_sm; /* --emit-ptx=sm_NN: print PTX for sm_NN instead of IR */
 } options;
 
 static void usage(FILE *out)
@@ -27,6 +28,7 @@ static void usage(FILE *out)
           "  --print-after=all|a,b    print the IR after these passes, before the result\n"
           "  --mlir-print-debuginfo   print loc(...) on every op\n"
           "  --split-input-file       process each '// -----' chunk on its own\n"
+          "  --emit-ptx=sm_NN         print the (SIMT) kernel as PTX for sm_NN instead of IR\n"
           "  --list-passes            list the passes and exit\n"
           "  -h, --help               show this help\n",
           out);
@@ -85,6 +87,15 @@ static int parse_args(int argc, char **argv, options *o)
             o->locations = 1;
         } else if (!strcmp(a, "--split-input-file")) {
             o->split = 1;
+        } else if (starts_with(a, "--emit-ptx=")) {
+            const char *v = a + 11;
+            char *end;
+            long sm = strtol(starts_with(v, "sm_") ? v + 3 : v, &end, 10);
+            if (*end || sm <= 0 || sm > 1000) {
+                fprintf(stderr, "swage-opt: --emit-ptx wants a target like sm_90, not '%s'\n", v);
+                return 2;
+            }
+            o->ptx_sm = (int)sm;
         } else if (a[0] == '-' && a[1] != 0) {
             fprintf(stderr, "swage-opt: unknown option '%s' (see --help)\n", a);
             return 2;
@@ -146,7 +157,9 @@ static bool run_chunk(const options *o, const char *text, const char *file_name)
 {
     char *out = NULL;
     swage_error *err = NULL;
-    swage_status st = swageIrRunPasses(text, file_name, o->passes, o->print_after, o->locations, &out, &err);
+    swage_status st = o->ptx_sm ? swageIrEmitPtx(text, file_name, o->passes, o->ptx_sm, &out, &err)
+                                : swageIrRunPasses(text, file_name, o->passes, o->print_after,
+                                                   o->locations, &out, &err);
     if (st != SWAGE_OK) {
         fputs(swageErrorRendered(err), stderr);
         swageErrorDestroy(err);

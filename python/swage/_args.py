@@ -1,11 +1,12 @@
 """Converting launch arguments into signature types and swage_arg structs.
 
 Each runtime argument becomes a ``Converted``: its type in the signature
-grammar ("*f32", "i32"), the device it lives on, and what the C call needs
-(an address and element count for buffers, a value for scalars), plus the
-Python objects that must stay alive until the call returns. Nothing here
-imports NumPy or PyTorch: they are recognised by duck typing, so both stay
-optional.
+grammar ("*f32", "i32"), where it lives ("cpu" or "cuda" for buffers, None
+for scalars; for CUDA, the device index and the stream it was produced on,
+when known), and what the C call needs (an address and element count for
+buffers, a value for scalars), plus the Python objects that must stay alive
+until the call returns. Nothing here imports NumPy, PyTorch or CuPy: they are
+recognised by duck typing, so all stay optional.
 """
 
 import ctypes
@@ -58,19 +59,29 @@ _SUPPORTED = "float16 float32 float64 bfloat16 int8 uint8 int32 int64 bool"
 
 class Converted:
     __slots__ = ("name", "type", "device", "kind", "address", "nelems", "ivalue", "fvalue",
-                 "keepalive")
+                 "keepalive", "device_index", "stream", "origin")
 
-    def __init__(self, name, type_, device="cpu", kind=_native.ARG_BUFFER, address=0,
-                 nelems=0, ivalue=0, fvalue=0.0, keepalive=None):
+    def __init__(self, name, type_, device=None, kind=_native.ARG_BUFFER, address=0,
+                 nelems=0, ivalue=0, fvalue=0.0, keepalive=None, device_index=None,
+                 stream=None, origin=None):
         self.name = name
         self.type = type_
-        self.device = device
+        self.device = device              # "cpu" or "cuda" for buffers; None for scalars
         self.kind = kind
         self.address = address
         self.nelems = nelems
         self.ivalue = ivalue
         self.fvalue = fvalue
         self.keepalive = keepalive
+        self.device_index = device_index  # CUDA device ordinal (None: ask the driver)
+        self.stream = stream              # __cuda_array_interface__ 'stream', if given
+        self.origin = origin              # "torch", "cai" for CUDA buffers
+
+    def where(self):
+        """'cpu', 'cuda:N' or 'cuda' (device not yet known): for messages."""
+        if self.device == "cuda" and self.device_index is not None:
+            return "cuda:%d" % self.device_index
+        return self.device or "scalar"
 
     def to_arg(self):
         return _native.Arg(self.kind, self.address or None, self.nelems, self.ivalue, self.fvalue)
@@ -108,8 +119,8 @@ def _numpy_array(name, array):
                          % (name, name))
     if not flags.writeable:
         raise _read_only(name)
-    return Converted(name, "*" + elem, address=array.ctypes.data, nelems=array.size,
-                     keepalive=array)
+    return Converted(name, "*" + elem, device="cpu", address=array.ctypes.data,
+                     nelems=array.size, keepalive=array)
 
 
 def _torch_tensor(name, tensor):
@@ -125,12 +136,22 @@ def _torch_tensor(name, tensor):
         raise ValueError("argument %r is not contiguous; pass %s.contiguous()" % (name, name))
     # data_ptr() is the first element's address for every dtype, bfloat16
     # included (read as 16-bit storage), so no copy or view is needed.
-    return Converted(name, "*" + elem, device=device, address=tensor.data_ptr(),
+    if device == "cuda":
+        return Converted(name, "*" + elem, device="cuda", address=tensor.data_ptr(),
+                         nelems=tensor.numel(), keepalive=tensor,
+                         device_index=tensor.get_device(), origin="torch")
+    return Converted(name, "*" + elem, device="cpu", address=tensor.data_ptr(),
                      nelems=tensor.numel(), keepalive=tensor)
 
 
 def _cuda_array(name, value):
+    """An object with __cuda_array_interface__ (CuPy, Numba, ...): the pointer,
+    type, shape and strides (None or C-contiguous), and 'stream' (version 3:
+    the stream the producer last used; 1 is the legacy default stream)."""
     interface = value.__cuda_array_interface__
+    if not hasattr(interface, "get") or "data" not in interface:
+        raise TypeError("argument %r has a malformed __cuda_array_interface__ (a dict with "
+                        "'data', 'typestr' and 'shape' is expected)" % (name,))
     typestr = interface.get("typestr", "")
     elem = _TYPESTRS.get(typestr[1:]) if typestr[:1] in ("<", "|", "=") else None
     if elem is None:
@@ -146,13 +167,23 @@ def _cuda_array(name, value):
         expected = itemsize
         for extent, stride in zip(reversed(shape), reversed(strides)):
             if extent != 1 and stride != expected:
-                raise ValueError("argument %r is not C-contiguous" % (name,))
+                raise ValueError("argument %r is not C-contiguous; pass a contiguous copy"
+                                 % (name,))
             expected *= extent
+    if interface.get("mask") is not None:
+        raise TypeError("argument %r is a masked array (its __cuda_array_interface__ has a "
+                        "'mask'); Swage takes plain arrays" % (name,))
     address, read_only = interface["data"]
     if read_only:
         raise _read_only(name)
-    return Converted(name, "*" + elem, device="cuda", address=address, nelems=nelems,
-                     keepalive=value)
+    stream = interface.get("stream")
+    if stream is not None and (isinstance(stream, bool) or not isinstance(stream, int)
+                               or stream == 0):
+        raise ValueError("argument %r has __cuda_array_interface__ 'stream' %r; it must be "
+                         "None or a nonzero stream handle (1: the legacy default stream)"
+                         % (name, stream))
+    return Converted(name, "*" + elem, device="cuda", address=address or 0, nelems=nelems,
+                     keepalive=value, stream=stream, origin="cai")
 
 
 def _buffer(name, value):
@@ -178,7 +209,8 @@ def _buffer(name, value):
     # from_buffer takes its own export of the buffer for as long as the
     # ctypes object lives (it is kept alive with the Converted).
     storage = (ctypes.c_char * nbytes).from_buffer(value)
-    return Converted(name, "*" + elem, address=ctypes.addressof(storage) if nbytes else 0,
+    return Converted(name, "*" + elem, device="cpu",
+                     address=ctypes.addressof(storage) if nbytes else 0,
                      nelems=nbytes // itemsize if itemsize else 0, keepalive=(value, storage))
 
 

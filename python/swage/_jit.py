@@ -1,27 +1,34 @@
-"""The kernel object: ``@sw.jit`` and ``JITFunction.launch`` / ``emit_mlir``.
+"""The kernel object: ``@sw.jit`` and ``JITFunction.launch`` / ``emit_mlir``
+/ ``emit_ptx``.
 
 A JITFunction holds the Python function only for its source text, file and
 first line (the C frontend parses the source, so diagnostics point into the
 user's file) and for its parameter list. Each launch derives the signature
 string from the real arguments, finds or compiles the specialisation (the C
 library caches every spec process-wide; a Python dict keyed by (signature,
-constexprs) skips even the call on warm launches), and runs it.
+constexprs) skips even the call on warm launches), and runs it: on the CPU
+executors when every array is in host memory, or through the CUDA Driver API
+when every array is on one CUDA device, asynchronously on the current stream.
 """
 
 import functools
 import inspect
 import operator
 import re
+import sys
 import threading
 
 from . import _args
 from . import _native
 from . import language as sl
 
+_MISSING = object()
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 _SEGMENT_BUILTINS = frozenset(
     ["segment_id", "segment", "load_segment", "store_segment", "segment_length"])
 _GRID_MAX = (1 << 31) - 1  # program ids are int32
 _SCHEDULES = ("auto",)
+_EXECUTORS = ("semantic", "simt")
 _POINTER_TEXT = re.compile(r"^(?:[A-Za-z_]\w*\.)*pointer\(\s*(?:[A-Za-z_]\w*\.)*(\w+)\s*\)$")
 
 
@@ -88,6 +95,11 @@ class JITFunction:
         self._uses_segments = bool(_SEGMENT_BUILTINS & set(fn.__code__.co_names))
         self._cache = {}
         self._lock = threading.Lock()
+        # Warm GPU launches whose arguments are all CUDA tensors and plain
+        # int/float scalars skip the general conversion (see _launch_warm).
+        self._runtime_names = tuple(p.name for p in self._runtime)
+        self._warm_ok = _native.FAST_LAUNCH and all(p.type is None for p in self._runtime)
+        self._warm = {}  # (argument kinds, constexpr items) -> (kernel, packer)
         functools.update_wrapper(self, fn)
 
     def __repr__(self):
@@ -198,14 +210,24 @@ class JITFunction:
     # ---- public ---------------------------------------------------------
 
     def launch(self, *args, arguments=None, constexprs=None, grid=None, schedule="auto",
-               unsafe=False):
+               unsafe=False, executor="semantic"):
         """Runs the kernel over ``grid`` programs. Keyword-only; returns None.
 
         arguments: {parameter: value} for every runtime parameter (NumPy
-        arrays, buffers, CPU tensors, Python/NumPy scalars); constexprs:
-        {name: value} for the sl.constexpr parameters; grid: programs per axis,
-        an int or a tuple of 1-3 ints. Synchronous on the CPU.
+        arrays, buffers, CPU tensors, Python/NumPy scalars; or PyTorch CUDA
+        tensors and __cuda_array_interface__ objects, all on one device);
+        constexprs: {name: value} for the sl.constexpr parameters; grid:
+        programs per axis, an int or a tuple of 1-3 ints.
+
+        On the CPU the launch is synchronous; ``executor`` picks the CPU
+        executor: "semantic" (the reference) or "simt" (the per-thread program
+        the GPU runs). On a GPU the launch is asynchronous, on the current
+        PyTorch stream of the tensors' device (for __cuda_array_interface__
+        objects, their 'stream', else the legacy default stream).
         """
+        if (self._warm_ok and not args and executor == "semantic" and schedule == "auto"
+                and unsafe is False and self._launch_warm(arguments, constexprs, grid)):
+            return None
         if args:
             raise TypeError("%s.launch takes keyword arguments only: "
                             "%s.launch(arguments=..., grid=...)" % (self.__name__, self.__name__))
@@ -217,25 +239,156 @@ class JITFunction:
         grid3 = self._grid(grid)
         if schedule not in _SCHEDULES:
             raise ValueError("schedule=%r is not available in this build; use schedule='auto' "
-                             "(forced schedules come with the GPU backend)" % (schedule,))
+                             "(forced schedules come with the segment schedules)" % (schedule,))
         if not isinstance(unsafe, bool):
             raise TypeError("unsafe must be True or False, not %r" % (unsafe,))
+        if executor not in _EXECUTORS:
+            raise ValueError("executor must be 'semantic' or 'simt', not %r" % (executor,))
+        on_gpu = [c for c in converted if c.device == "cuda"]
+        if on_gpu:
+            device, stream = self._gpu_placement(converted, on_gpu, executor)
         signature = ",".join("%s=%s" % (c.name, c.type) for c in converted)
         kernel = self._compile(signature, constexpr_text)
-        if any(c.device != "cpu" for c in converted):
-            return self._launch_gpu(kernel, grid3, converted, schedule, unsafe)
-        # `converted` keeps every buffer alive until the call returns.
-        _native.launch_cpu(kernel, grid3, [c.to_arg() for c in converted])
+        # `converted` keeps every buffer alive until the call returns; on the
+        # GPU the caller's tensors must outlive the kernel, as with any
+        # asynchronous launch.
+        args = [c.to_arg() for c in converted]
+        if on_gpu:
+            _native.launch_cuda(kernel, device, stream, grid3, args)
+            if self._warm_ok:
+                self._remember_warm(arguments, constexprs, kernel)
+        else:
+            _native.launch_cpu(kernel, grid3, args, executor)
         return None
 
-    def _launch_gpu(self, kernel, grid, converted, schedule, unsafe):
-        # The single place the CUDA backend will fill in: every launch with
-        # an argument on the GPU comes here.
-        on_gpu = [c.name for c in converted if c.device != "cpu"]
-        raise RuntimeError(
-            "GPU execution is not available in this build of Swage (argument%s %s on the GPU); "
-            "run the kernel on the CPU with NumPy arrays, CPU tensors or buffers"
-            % (_plural(on_gpu), _names(on_gpu)))
+    # ---- warm GPU launches ------------------------------------------------------
+    #
+    # The general path above validates and converts every argument (about
+    # 15-20 us of Python per launch). A launch whose arguments are exactly
+    # torch.Tensor objects on one CUDA device, contiguous, and int (int32
+    # range) / float scalars, with a plain tuple grid, is described by a key
+    # (each tensor's dtype; int/float for scalars; the constexpr items with
+    # their types). The first launch with a key takes the general path and
+    # records the compiled kernel under it; later ones pack the arguments
+    # with struct and call the library directly. Anything else -- a missing
+    # argument, a CPU tensor, a subclass, a bool, a list grid -- takes the
+    # general path, which gives the errors.
+
+    def _warm_arguments(self, arguments):
+        """(key, flat argument values, device) or None when not eligible."""
+        torch = sys.modules.get("torch")
+        if torch is None or type(arguments) is not dict or len(arguments) != len(
+                self._runtime_names):
+            return None
+        tensor_type = torch.Tensor
+        key, flat, device = [], [], -1
+        for name in self._runtime_names:
+            value = arguments.get(name, _MISSING)
+            kind = type(value)
+            if kind is tensor_type:
+                if not value.is_cuda or not value.is_contiguous():
+                    return None
+                index = value.get_device()
+                if device != index:
+                    if device >= 0:
+                        return None
+                    device = index
+                key.append(value.dtype)
+                flat += (_native.ARG_BUFFER, value.data_ptr(), value.numel(), 0, 0.0)
+            elif kind is int and _INT32_MIN <= value <= _INT32_MAX:
+                key.append(int)
+                flat += (_native.ARG_INT, 0, 0, value, 0.0)
+            elif kind is float:
+                key.append(float)
+                flat += (_native.ARG_FLOAT, 0, 0, 0, value)
+            else:
+                return None
+        if device < 0:
+            return None
+        return tuple(key), flat, device
+
+    @staticmethod
+    def _warm_constexprs(constexprs):
+        if constexprs is None:
+            return ()
+        if type(constexprs) is not dict:
+            return None
+        # types too: True == 1 == 1.0 but they specialise differently
+        return tuple((name, type(value), value) for name, value in constexprs.items())
+
+    def _remember_warm(self, arguments, constexprs, kernel):
+        described = self._warm_arguments(arguments)
+        try:
+            cx = self._warm_constexprs(constexprs)
+            if described is not None and cx is not None:
+                self._warm[(described[0], cx)] = (kernel,
+                                                  _native.arg_packer(len(self._runtime_names)))
+        except TypeError:  # an unhashable constexpr value: no warm path for it
+            pass
+
+    def _launch_warm(self, arguments, constexprs, grid):
+        """Launches and returns True when the launch is eligible and warm."""
+        if type(grid) is not tuple or not 1 <= len(grid) <= 3:
+            return False
+        for extent in grid:
+            if type(extent) is not int or not 0 <= extent <= _GRID_MAX:
+                return False
+        described = self._warm_arguments(arguments)
+        if described is None:
+            return False
+        key, flat, device = described
+        try:
+            entry = self._warm.get((key, self._warm_constexprs(constexprs)))
+        except TypeError:
+            return False
+        if entry is None:
+            return False
+        kernel, packer = entry
+        grid3 = grid + (1,) * (3 - len(grid))
+        _native.launch_cuda_packed(kernel, device, _torch_stream(device), grid3,
+                                   packer.pack(*flat), len(self._runtime_names))
+        return True
+
+    def _gpu_placement(self, converted, on_gpu, executor):
+        """(device ordinal, CUstream as an int) for a launch with GPU
+        arguments, after checking that CUDA works and that every array is on
+        one device."""
+        names = [c.name for c in on_gpu]
+        reason = _native.cuda_unavailable_reason()
+        if reason is not None:
+            raise RuntimeError(
+                "GPU execution is not available: %s (argument%s %s %s on the GPU); run the "
+                "kernel on the CPU with NumPy arrays, CPU tensors or buffers"
+                % (reason, _plural(names), _names(names), "is" if len(names) == 1 else "are"))
+        on_cpu = [c for c in converted if c.device == "cpu"]
+        if on_cpu:
+            raise ValueError(
+                "%s.launch got arrays on different devices: %s on %s but %s on the CPU; pass "
+                "every array on the same GPU (or every array on the CPU)"
+                % (self.__name__, _names(names), on_gpu[0].where(),
+                   _names([c.name for c in on_cpu])))
+        if executor != "semantic":
+            raise ValueError("executor=%r runs on the CPU, but the arguments are on the GPU; "
+                             "leave executor out for a GPU launch" % (executor,))
+        first = None
+        for c in on_gpu:
+            if c.device_index is None and c.address:
+                try:
+                    c.device_index = _native.pointer_device(c.address)
+                except ValueError as e:
+                    raise ValueError("argument %r: its __cuda_array_interface__ pointer is not "
+                                     "usable: %s" % (c.name, e)) from None
+            if c.device_index is None:
+                continue  # an empty array: any device will do
+            if first is None:
+                first = c
+            elif c.device_index != first.device_index:
+                raise ValueError(
+                    "%s.launch got arrays on different GPUs: %r is on cuda:%d but %r is on "
+                    "cuda:%d; put every array on one device"
+                    % (self.__name__, first.name, first.device_index, c.name, c.device_index))
+        device = first.device_index if first is not None else _current_torch_device()
+        return device, _launch_stream(on_gpu, device)
 
     def _grid(self, grid):
         if grid is None:
@@ -267,20 +420,11 @@ class JITFunction:
             out.append(extent)
         return out + [1] * (3 - len(out))
 
-    def emit_mlir(self, *, signature=None, arguments=None, constexprs=None, stage="semantic",
-                  locations=False):
-        """The kernel's IR as MLIR text.
-
-        signature: {name: "*f32" | sl.float32 | sl.pointer(sl.float32)} or
-        "x_ptr=*f32,n=i32"; or arguments= to derive it from real arguments.
-        stage: "source" (straight from the frontend) or "semantic" (after the
-        default passes). locations=True appends loc("file":line:col).
-        """
-        if stage not in _native.STAGES:
-            raise ValueError("stage must be one of %s, not %r"
-                             % (", ".join(repr(s) for s in _native.STAGES), stage))
+    def _specialise(self, what, signature, arguments, constexprs):
+        """The kernel handle for emit_mlir/emit_ptx from a signature or real
+        arguments."""
         if signature is not None and arguments is not None:
-            raise TypeError("give emit_mlir either signature= or arguments=, not both")
+            raise TypeError("give %s either signature= or arguments=, not both" % what)
         if arguments is not None:
             text = ",".join("%s=%s" % (c.name, c.type)
                             for c in self._convert_arguments(arguments))
@@ -289,10 +433,65 @@ class JITFunction:
         elif all(p.type is not None for p in self._runtime):
             text = self._signature_text({})
         else:
-            raise TypeError("%s.emit_mlir needs signature={...} (e.g. {%r: '*f32'}) or "
-                            "arguments={...}" % (self.__name__, self._runtime[0].name))
-        kernel = self._compile(text, self._constexpr_text(constexprs))
+            raise TypeError("%s.%s needs signature={...} (e.g. {%r: '*f32'}) or "
+                            "arguments={...}" % (self.__name__, what, self._runtime[0].name))
+        return self._compile(text, self._constexpr_text(constexprs))
+
+    def emit_mlir(self, *, signature=None, arguments=None, constexprs=None, stage="semantic",
+                  locations=False):
+        """The kernel's IR as MLIR text.
+
+        signature: {name: "*f32" | sl.float32 | sl.pointer(sl.float32)} or
+        "x_ptr=*f32,n=i32"; or arguments= to derive it from real arguments.
+        stage: "source" (straight from the frontend), "semantic" (after the
+        default passes) or "simt" (one CTA's per-thread program, what the PTX
+        is printed from). locations=True appends loc("file":line:col).
+        """
+        if stage not in _native.STAGES:
+            raise ValueError("stage must be one of %s, not %r"
+                             % (", ".join(repr(s) for s in _native.STAGES), stage))
+        kernel = self._specialise("emit_mlir", signature, arguments, constexprs)
         return _native.emit_mlir(kernel, stage, bool(locations))
+
+    def emit_ptx(self, *, signature=None, arguments=None, constexprs=None, sm=90):
+        """The kernel as PTX text for compute capability ``sm`` (90 for sm_90,
+        80 for sm_80). Needs no GPU. signature/arguments/constexprs as for
+        emit_mlir."""
+        if isinstance(sm, bool) or not isinstance(sm, int):
+            raise TypeError("sm must be an int such as 90 (for sm_90), not %r" % (sm,))
+        kernel = self._specialise("emit_ptx", signature, arguments, constexprs)
+        return _native.emit_ptx(kernel, sm)
+
+
+def _current_torch_device():
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        try:
+            return torch.cuda.current_device()
+        except Exception:
+            pass
+    return 0
+
+
+def _torch_stream(device):
+    torch = sys.modules["torch"]
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # what Triton uses: fast
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+def _launch_stream(on_gpu, device):
+    """The CUstream (an int) to launch on: PyTorch's current stream of the
+    device when any argument is a tensor; else the first
+    __cuda_array_interface__ 'stream' given; else 0 (the legacy default)."""
+    for c in on_gpu:
+        if c.origin == "torch":
+            return _torch_stream(device)
+    for c in on_gpu:
+        if c.stream is not None:
+            return c.stream
+    return 0
 
 
 def _names(names):

@@ -4,10 +4,16 @@ The library is found in this order: $SWAGE_LIB; libswage.so next to this
 package (an installed wheel); <repo>/build/libswage.so (running from the
 source tree). ctypes releases the GIL around every call, and the C library is
 thread-safe, so compiles and CPU launches from several threads run at once.
+
+The GPU entry points (PTX, the SIMT executor, CUDA launches) are bound when
+the library has them: a libswage.so built before them still imports, and
+using them raises a RuntimeError that says to rebuild.
 """
 
 import ctypes
 import os
+import struct
+import threading
 
 # swage_status (swage.h)
 OK = 0
@@ -23,7 +29,7 @@ ARG_INT = 1
 ARG_FLOAT = 2
 
 # swage_stage
-STAGES = {"source": 0, "semantic": 1}
+STAGES = {"source": 0, "semantic": 1, "simt": 2}
 
 
 class CompileError(Exception):
@@ -129,6 +135,47 @@ _declare("swageKernelLaunchCpu", _c_status,
          [_KernelPtr, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(Arg), ctypes.c_int,
           ctypes.POINTER(_ErrorPtr)])
 
+
+
+def _declare_optional(name, restype, argtypes):
+    """Binds a symbol that an older libswage.so may lack; None when missing."""
+    try:
+        fn = getattr(lib, name)
+    except AttributeError:
+        return None
+    fn.restype = restype
+    fn.argtypes = argtypes
+    return fn
+
+
+_optional = {
+    "swageKernelLaunchCpuSimt": _declare_optional(
+        "swageKernelLaunchCpuSimt", _c_status,
+        [_KernelPtr, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(Arg), ctypes.c_int,
+         ctypes.POINTER(_ErrorPtr)]),
+    "swageKernelEmitPtx": _declare_optional(
+        "swageKernelEmitPtx", _c_status,
+        [_KernelPtr, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_ErrorPtr)]),
+    "swageCudaAvailable": _declare_optional("swageCudaAvailable", ctypes.c_int, []),
+    # SWAGE_OK when CUDA can be used, else the reason as an error (newer libraries).
+    "swageCudaStatus": _declare_optional("swageCudaStatus", _c_status,
+                                         [ctypes.POINTER(_ErrorPtr)]),
+    "swageKernelLaunchCuda": _declare_optional(
+        "swageKernelLaunchCuda", _c_status,
+        [_KernelPtr, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64),
+         ctypes.POINTER(Arg), ctypes.c_int, ctypes.POINTER(_ErrorPtr)]),
+}
+
+
+def _require(name):
+    fn = _optional.get(name)
+    if fn is None:
+        raise RuntimeError(
+            "swage: the C library %s has no %s: it was built before Swage's GPU backend; "
+            "rebuild it (make) or point SWAGE_LIB at a current libswage.so" % (library_path, name))
+    return fn
+
+
 version = lib.swageVersionString().decode()
 
 
@@ -195,6 +242,11 @@ def emit_mlir(kernel, stage, locations):
     error = _ErrorPtr()
     status = lib.swageKernelEmitMlir(kernel, STAGES[stage], 1 if locations else 0,
                                      ctypes.byref(text), ctypes.byref(error))
+    return _take_text(status, text, error)
+
+
+def _take_text(status, text, error):
+    """The malloc'd text of a successful call (freed here), or the error raised."""
     if status != OK:
         if text:
             lib.swageFree(text)
@@ -205,11 +257,140 @@ def emit_mlir(kernel, stage, locations):
         lib.swageFree(text)
 
 
-def launch_cpu(kernel, grid, args):
-    """swageKernelLaunchCpu over a 3-int grid with a list of Arg structs."""
+def launch_cpu(kernel, grid, args, executor="semantic"):
+    """swageKernelLaunchCpu (executor "semantic") or swageKernelLaunchCpuSimt
+    ("simt") over a 3-int grid with a list of Arg structs."""
+    fn = lib.swageKernelLaunchCpu if executor == "semantic" else _require("swageKernelLaunchCpuSimt")
     c_grid = (ctypes.c_int64 * 3)(*grid)
     c_args = (Arg * max(len(args), 1))(*args)
     error = _ErrorPtr()
-    status = lib.swageKernelLaunchCpu(kernel, c_grid, c_args, len(args), ctypes.byref(error))
+    status = fn(kernel, c_grid, c_args, len(args), ctypes.byref(error))
     if status != OK:
         raise_error(status, error)
+
+
+def emit_ptx(kernel, sm):
+    """swageKernelEmitPtx: the kernel's PTX for compute capability `sm` (90: sm_90)."""
+    fn = _require("swageKernelEmitPtx")
+    text = ctypes.c_void_p()
+    error = _ErrorPtr()
+    status = fn(kernel, sm, ctypes.byref(text), ctypes.byref(error))
+    return _take_text(status, text, error)
+
+
+_cuda_reason = None
+_cuda_checked = False
+_cuda_lock = threading.Lock()
+
+
+def _error_message(error):
+    try:
+        return _text(lib.swageErrorMessage(error)) or "unknown error"
+    finally:
+        lib.swageErrorDestroy(error)
+
+
+def cuda_unavailable_reason():
+    """None when CUDA launches can work in this process; otherwise why not (a
+    sentence). Asked of the library once per process, as the driver is."""
+    global _cuda_reason, _cuda_checked
+    if _cuda_checked:
+        return _cuda_reason
+    with _cuda_lock:
+        if not _cuda_checked:
+            _cuda_reason = _ask_cuda()
+            _cuda_checked = True
+    return _cuda_reason
+
+
+def _ask_cuda():
+    if _optional["swageKernelLaunchCuda"] is None:
+        return ("the C library %s was built without the GPU entry points (no "
+                "swageKernelLaunchCuda); rebuild it with make" % library_path)
+    status_fn = _optional["swageCudaStatus"]
+    if status_fn is not None:
+        error = _ErrorPtr()
+        if status_fn(ctypes.byref(error)) == OK:
+            if error:
+                lib.swageErrorDestroy(error)
+            return None
+        return _error_message(error) if error else "CUDA is not usable"
+    available = _optional["swageCudaAvailable"]
+    if available is not None and available():
+        return None
+    return ("no usable CUDA driver or device (libcuda.so.1 did not load, or it reports no "
+            "CUDA device)")
+
+
+def launch_cuda(kernel, device, stream, grid, args):
+    """swageKernelLaunchCuda: asynchronous on `stream` (a CUstream as an int; 0
+    is the legacy default stream) of CUDA device `device`."""
+    fn = _require("swageKernelLaunchCuda")
+    c_grid = (ctypes.c_int64 * 3)(*grid)
+    c_args = (Arg * max(len(args), 1))(*args)
+    error = _ErrorPtr()
+    status = fn(kernel, device, stream or None, c_grid, c_args, len(args), ctypes.byref(error))
+    if status != OK:
+        raise_error(status, error)
+
+
+# ---- the warm-launch fast path: arguments packed with struct, no ctypes objects ----
+
+# struct swage_arg as bytes: int kind, 4 bytes of padding, void *data, int64
+# nelems, int64 i, double f (the LP64 layout ctypes gives Arg above).
+ARG_FORMAT = "i4xQqqd"
+FAST_LAUNCH = (struct.calcsize("=" + ARG_FORMAT) == ctypes.sizeof(Arg)
+               and _optional["swageKernelLaunchCuda"] is not None)
+_GRID = struct.Struct("=3q")
+_launch_cuda_packed = None
+if FAST_LAUNCH:
+    _launch_cuda_packed = ctypes.CFUNCTYPE(
+        ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p,
+        ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_ErrorPtr))(("swageKernelLaunchCuda", lib))
+
+
+def arg_packer(nargs):
+    """A struct.Struct that packs nargs (kind, data, nelems, i, f) tuples, flat."""
+    return struct.Struct("=" + ARG_FORMAT * nargs)
+
+
+def launch_cuda_packed(kernel, device, stream, grid, packed_args, nargs):
+    """launch_cuda with the arguments already packed by arg_packer(nargs)."""
+    error = _ErrorPtr()
+    status = _launch_cuda_packed(kernel, device, stream or None, _GRID.pack(*grid),
+                                 packed_args, nargs, ctypes.byref(error))
+    if status != OK:
+        raise_error(status, error)
+
+
+# ---- asking the driver where a device pointer lives (for __cuda_array_interface__) ----
+
+_libcuda = None
+_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
+
+
+def pointer_device(address):
+    """The CUDA device ordinal that owns device pointer `address`, from the
+    driver (cuPointerGetAttribute); raises ValueError when it is not device
+    memory and RuntimeError when there is no driver."""
+    global _libcuda
+    if _libcuda is None:
+        try:
+            driver = ctypes.CDLL(os.environ.get("SWAGE_LIBCUDA") or "libcuda.so.1")
+            driver.cuInit.argtypes = [ctypes.c_uint]
+            driver.cuInit.restype = ctypes.c_int
+            driver.cuPointerGetAttribute.argtypes = [ctypes.c_void_p, ctypes.c_int,
+                                                     ctypes.c_uint64]
+            driver.cuPointerGetAttribute.restype = ctypes.c_int
+            driver.cuInit(0)
+        except (OSError, AttributeError) as e:
+            raise RuntimeError("swage: cannot ask the CUDA driver which device owns a pointer "
+                               "(%s)" % e) from None
+        _libcuda = driver
+    ordinal = ctypes.c_int(-1)
+    result = _libcuda.cuPointerGetAttribute(ctypes.byref(ordinal),
+                                            _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, address)
+    if result != 0:
+        raise ValueError("0x%x is not CUDA device memory (cuPointerGetAttribute returned CUDA "
+                         "error %d)" % (address, result))
+    return ordinal.value

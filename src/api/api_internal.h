@@ -5,6 +5,9 @@
 
 #include "swage.h"
 #include "../support/support.h"
+#include "../ir/ir.h"
+
+#include <pthread.h>
 
 #define SWAGE_API __attribute__((visibility("default")))
 
@@ -15,6 +18,53 @@ struct swage_error {
     char *file;
     int line, col;
 };
+
+typedef struct kernel_param {
+    const char *name;
+    const char *type; /* signature grammar, "" for constexprs */
+    bool is_constexpr;
+} kernel_param;
+
+/* PTX for one compute capability, built on first use. */
+typedef struct kernel_ptx {
+    int sm;
+    const char *text;
+    struct kernel_ptx *next;
+} kernel_ptx;
+
+/* A compiled specialisation. Everything it owns lives in `ar`. The fields
+ * up to `module` are immutable once the kernel is published in the cache;
+ * the lazily built GPU forms below are created under `lock`. */
+struct swage_kernel {
+    arena ar;
+    const char *key;
+    size_t key_len;
+    uint64_t hash;
+    const char *name;
+    kernel_param *params;
+    int nparams;
+    int nruntime;
+    const char *stage_text[2][2]; /* [stage][locations] for source and semantic */
+    ir_module *module;            /* the semantic module the CPU executor runs */
+    swage_kernel *next;           /* cache chain */
+
+    pthread_mutex_t lock;
+    ir_module *simt;              /* the SIMT module (docs/simt.md), or NULL */
+    const char *simt_text[2];     /* [locations] */
+    kernel_ptx *ptx;
+};
+
+/* compile.c: checks a launch's grid and arity and converts its arguments
+ * (the caller frees *out). */
+struct cpu_arg;
+swage_status api_check_launch(const swage_kernel *k, const int64_t grid[3], const swage_arg *args,
+                              int nargs, swage_error **error);
+swage_status api_launch_args(const swage_kernel *k, const int64_t grid[3], const swage_arg *args,
+                             int nargs, struct cpu_arg **out, swage_error **error);
+const char *api_runtime_param_name(const swage_kernel *k, int runtime_index);
+
+/* gpu.c: the SIMT form, built on first use (thread safe). */
+bool api_kernel_simt(swage_kernel *k, diag *d);
 
 swage_status api_status_of(diag_kind kind);
 /* Converts a failed diag into *error (when error is non-NULL), clears d,

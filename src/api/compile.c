@@ -11,26 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct kernel_param {
-    const char *name;
-    const char *type; /* signature grammar, "" for constexprs */
-    bool is_constexpr;
-} kernel_param;
-
-struct swage_kernel {
-    arena ar;           /* owns everything below */
-    const char *key;
-    size_t key_len;
-    uint64_t hash;
-    const char *name;
-    kernel_param *params;
-    int nparams;
-    int nruntime;
-    const char *stage_text[2][2]; /* [stage][locations] */
-    ir_module *module;  /* the semantic module the executors run */
-    swage_kernel *next; /* cache chain */
-};
-
 enum { CACHE_BUCKETS = 256 };
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static swage_kernel *cache[CACHE_BUCKETS];
@@ -125,6 +105,7 @@ static swage_kernel *compile_fresh(const swage_kernel_spec *spec, diag *d)
      * into it so that one arena_free releases everything. */
     swage_kernel *rec = arena_alloc(&k->ar, sizeof *rec);
     rec->ar = k->ar;
+    pthread_mutex_init(&rec->lock, NULL);
     free(k);
     return compile_into(rec, spec, d);
 }
@@ -275,9 +256,20 @@ SWAGE_API swage_status swageKernelEmitMlir(const swage_kernel *k, swage_stage st
 {
     if (!k || !text)
         return api_fail_argument(error, "swageKernelEmitMlir needs a kernel and a place for the text");
-    if (stage != SWAGE_STAGE_SOURCE && stage != SWAGE_STAGE_SEMANTIC)
-        return api_fail_argument(error, "unknown IR stage %d (expected source or semantic)", (int)stage);
-    const char *t = k->stage_text[stage][locations != 0];
+    const char *t;
+    if (stage == SWAGE_STAGE_SOURCE || stage == SWAGE_STAGE_SEMANTIC) {
+        t = k->stage_text[stage][locations != 0];
+    } else if (stage == SWAGE_STAGE_SIMT) {
+        diag d;
+        diag_init(&d);
+        swage_kernel *mk = (swage_kernel *)k; /* the lazy SIMT form is built under its lock */
+        if (!api_kernel_simt(mk, &d))
+            return api_fail(error, &d);
+        t = mk->simt_text[locations != 0];
+    } else {
+        return api_fail_argument(error, "unknown IR stage %d (expected source, semantic or simt)",
+                                 (int)stage);
+    }
     size_t n = strlen(t);
     *text = malloc(n + 1);
     if (!*text)
@@ -286,14 +278,28 @@ SWAGE_API swage_status swageKernelEmitMlir(const swage_kernel *k, swage_stage st
     return SWAGE_OK;
 }
 
-SWAGE_API swage_status swageKernelLaunchCpu(const swage_kernel *k, const int64_t grid[3],
-                                            const swage_arg *args, int nargs, swage_error **error)
+swage_status api_check_launch(const swage_kernel *k, const int64_t grid[3], const swage_arg *args,
+                              int nargs, swage_error **error)
 {
     if (!k || !grid || (nargs > 0 && !args))
-        return api_fail_argument(error, "swageKernelLaunchCpu needs a kernel, a grid and arguments");
+        return api_fail_argument(error, "a launch needs a kernel, a grid and arguments");
     if (nargs != k->nruntime)
         return api_fail_argument(error, "%s takes %d runtime argument%s, got %d", k->name, k->nruntime,
                                  k->nruntime == 1 ? "" : "s", nargs);
+    for (int i = 0; i < 3; i++)
+        if (grid[i] < 0)
+            return api_fail_argument(error, "grid extent %d of %s is negative (%lld)", i, k->name,
+                                     (long long)grid[i]);
+    return SWAGE_OK;
+}
+
+swage_status api_launch_args(const swage_kernel *k, const int64_t grid[3], const swage_arg *args,
+                             int nargs, cpu_arg **out, swage_error **error)
+{
+    *out = NULL;
+    swage_status st = api_check_launch(k, grid, args, nargs, error);
+    if (st != SWAGE_OK)
+        return st;
     cpu_arg *cargs = calloc((size_t)(nargs ? nargs : 1), sizeof *cargs);
     if (!cargs)
         return api_fail_argument(error, "out of memory");
@@ -304,13 +310,33 @@ SWAGE_API swage_status swageKernelLaunchCpu(const swage_kernel *k, const int64_t
         case SWAGE_ARG_FLOAT: cargs[i].kind = CPU_ARG_FLOAT; break;
         default:
             free(cargs);
-            return api_fail_argument(error, "argument %d has the unknown kind %d", i, args[i].kind);
+            return api_fail_argument(error, "argument %d (%s) has the unknown kind %d", i,
+                                     api_runtime_param_name(k, i), args[i].kind);
         }
         cargs[i].data = args[i].data;
         cargs[i].nelems = args[i].nelems;
         cargs[i].i = args[i].i;
         cargs[i].f = args[i].f;
     }
+    *out = cargs;
+    return SWAGE_OK;
+}
+
+const char *api_runtime_param_name(const swage_kernel *k, int runtime_index)
+{
+    for (int i = 0, r = 0; i < k->nparams; i++)
+        if (!k->params[i].is_constexpr && r++ == runtime_index)
+            return k->params[i].name;
+    return "?";
+}
+
+SWAGE_API swage_status swageKernelLaunchCpu(const swage_kernel *k, const int64_t grid[3],
+                                            const swage_arg *args, int nargs, swage_error **error)
+{
+    cpu_arg *cargs;
+    swage_status st = api_launch_args(k, grid, args, nargs, &cargs, error);
+    if (st != SWAGE_OK)
+        return st;
     diag d;
     diag_init(&d);
     bool ok = cpu_exec_launch(k->module, grid, cargs, nargs, &d);

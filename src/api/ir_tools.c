@@ -5,6 +5,7 @@
 #include "api_internal.h"
 #include "../ir/ir.h"
 #include "../passes/passes.h"
+#include "../backends/ptx/ptx.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static bool split_passes(ir_run *run, const char *list)
 }
 
 static bool run_guarded(ir_run *run, const char *ir_text, const char *file_name, const char *passes,
-                        const char *print_after, int locations)
+                        const char *print_after, int locations, int ptx_sm)
 {
     jmp_buf bail;
     run->d.bail = &bail;
@@ -73,6 +74,10 @@ static bool run_guarded(ir_run *run, const char *ir_text, const char *file_name,
     };
     if (!pass_run_pipeline(m, run->names, run->npasses, &opts, &run->d))
         return false;
+    if (ptx_sm) {
+        ptx_target target = {.sm = ptx_sm};
+        return ptx_emit_module(m, &target, &run->out, &run->d);
+    }
     ir_print_options print = {.locations = locations != 0};
     ir_print_module(m, &print, &run->out);
     if (run->out.oom) {
@@ -82,23 +87,23 @@ static bool run_guarded(ir_run *run, const char *ir_text, const char *file_name,
     return true;
 }
 
-SWAGE_API swage_status swageIrRunPasses(const char *ir_text, const char *file_name, const char *passes,
-                                        const char *print_after, int locations, char **text,
-                                        swage_error **error)
+static swage_status run_ir(const char *api, const char *ir_text, const char *file_name,
+                           const char *passes, const char *print_after, int locations, int ptx_sm,
+                           char **text, swage_error **error)
 {
     if (error)
         *error = NULL;
     if (!text)
-        return api_fail_argument(error, "swageIrRunPasses: 'text' must not be NULL");
+        return api_fail_argument(error, "%s: 'text' must not be NULL", api);
     *text = NULL;
     if (!ir_text)
-        return api_fail_argument(error, "swageIrRunPasses: 'ir_text' must not be NULL");
+        return api_fail_argument(error, "%s: 'ir_text' must not be NULL", api);
     ir_run run;
     memset(&run, 0, sizeof run);
     arena_init(&run.ar);
     diag_init(&run.d);
     sb_init(&run.out);
-    bool ok = run_guarded(&run, ir_text, file_name, passes, print_after, locations);
+    bool ok = run_guarded(&run, ir_text, file_name, passes, print_after, locations, ptx_sm);
     run.d.bail = NULL;
     swage_status status = SWAGE_OK;
     if (ok)
@@ -111,4 +116,20 @@ SWAGE_API swage_status swageIrRunPasses(const char *ir_text, const char *file_na
     free((void *)run.names);
     arena_free(&run.ar);
     return status;
+}
+
+SWAGE_API swage_status swageIrRunPasses(const char *ir_text, const char *file_name, const char *passes,
+                                        const char *print_after, int locations, char **text,
+                                        swage_error **error)
+{
+    return run_ir("swageIrRunPasses", ir_text, file_name, passes, print_after, locations, 0, text,
+                  error);
+}
+
+SWAGE_API swage_status swageIrEmitPtx(const char *ir_text, const char *file_name, const char *passes,
+                                      int sm, char **text, swage_error **error)
+{
+    if (sm <= 0)
+        return api_fail_argument(error, "swageIrEmitPtx: sm must be a compute capability such as 90");
+    return run_ir("swageIrEmitPtx", ir_text, file_name, passes, NULL, 0, sm, text, error);
 }

@@ -68,25 +68,36 @@ ir_type ir_type_ptr_tile(ir_dtype p, int32_t len)
     return (ir_type){.kind = TY_TILE, .dtype = (uint8_t)p, .ptr_elem = 1, .len = len};
 }
 
+ir_type ir_type_vec(ir_dtype dt, int32_t len)
+{
+    return (ir_type){.kind = TY_VEC, .dtype = (uint8_t)dt, .len = len};
+}
+ir_type ir_type_ptr_vec(ir_dtype p, int32_t len)
+{
+    return (ir_type){.kind = TY_VEC, .dtype = (uint8_t)p, .ptr_elem = 1, .len = len};
+}
+
 bool ir_type_eq(ir_type a, ir_type b)
 {
     return a.kind == b.kind && a.dtype == b.dtype && a.ptr_elem == b.ptr_elem && a.len == b.len;
 }
 bool ir_type_is_tile(ir_type t) { return t.kind == TY_TILE; }
-bool ir_type_is_ptrlike(ir_type t) { return t.kind == TY_PTR || (t.kind == TY_TILE && t.ptr_elem); }
+bool ir_type_is_vec(ir_type t) { return t.kind == TY_VEC; }
+bool ir_type_is_shaped(ir_type t) { return t.kind == TY_TILE || t.kind == TY_VEC; }
+bool ir_type_is_ptrlike(ir_type t) { return t.kind == TY_PTR || (ir_type_is_shaped(t) && t.ptr_elem); }
 
 ir_type ir_type_elem(ir_type t)
 {
-    if (t.kind != TY_TILE)
+    if (!ir_type_is_shaped(t))
         return t;
     return t.ptr_elem ? ir_type_ptr((ir_dtype)t.dtype) : ir_type_scalar((ir_dtype)t.dtype);
 }
 
 ir_type ir_type_like(ir_type shape_of, ir_type elem)
 {
-    if (shape_of.kind != TY_TILE)
+    if (!ir_type_is_shaped(shape_of))
         return elem;
-    ir_type t = {.kind = TY_TILE, .dtype = elem.dtype, .ptr_elem = elem.kind == TY_PTR, .len = shape_of.len};
+    ir_type t = {.kind = shape_of.kind, .dtype = elem.dtype, .ptr_elem = elem.kind == TY_PTR, .len = shape_of.len};
     return t;
 }
 
@@ -106,7 +117,8 @@ void ir_type_print(ir_type t, strbuf *out)
     case TY_SCALAR: print_elem(t.dtype, false, out); break;
     case TY_PTR: print_elem(t.dtype, true, out); break;
     case TY_TILE:
-        sb_printf(out, "tensor<%dx", (int)t.len);
+    case TY_VEC:
+        sb_printf(out, "%s<%dx", t.kind == TY_TILE ? "tensor" : "vector", (int)t.len);
         print_elem(t.dtype, t.ptr_elem, out);
         sb_putc(out, '>');
         break;
@@ -134,6 +146,59 @@ ir_module *ir_module_create(arena *a, const source_file *src)
         m->src = *src;
     m->body = ir_block_create(m);
     return m;
+}
+
+static ir_block *clone_block(ir_module *dst, const ir_block *b, ir_op *parent);
+
+static ir_op *clone_op(ir_module *dst, const ir_op *op)
+{
+    ir_op *c = arena_alloc(dst->ar, sizeof *c);
+    c->kind = op->kind;
+    c->loc = op->loc;
+    ir_op_set_operands(dst, c, op->operands, op->noperands);
+    c->nresults = op->nresults;
+    c->results = arena_alloc(dst->ar, sizeof(ir_value) * (size_t)(op->nresults ? op->nresults : 1));
+    for (int i = 0; i < op->nresults; i++) {
+        c->results[i] = op->results[i];
+        dst->values[op->results[i]].def = c;
+    }
+    for (int i = 0; i < op->nattrs; i++)
+        ir_attr_set(dst, c, &op->attrs[i]);
+    c->nregions = op->nregions;
+    c->regions = arena_alloc(dst->ar, sizeof(ir_block *) * (size_t)(op->nregions ? op->nregions : 1));
+    for (int i = 0; i < op->nregions; i++)
+        c->regions[i] = clone_block(dst, op->regions[i], c);
+    return c;
+}
+
+static ir_block *clone_block(ir_module *dst, const ir_block *b, ir_op *parent)
+{
+    ir_block *c = ir_block_create(dst);
+    c->parent_op = parent;
+    for (int i = 0; i < b->nargs; i++) {
+        VEC_PUSH(dst->ar, c->args, c->nargs, c->capargs, b->args[i]);
+        dst->values[b->args[i]].arg_of = c;
+    }
+    for (const ir_op *op = b->first; op; op = op->next)
+        ir_block_append(c, clone_op(dst, op));
+    return c;
+}
+
+ir_module *ir_module_clone(arena *a, const ir_module *m)
+{
+    ir_module *c = ir_module_create(a, &m->src);
+    c->nvalues = c->capvalues = m->nvalues;
+    c->values = arena_alloc(a, sizeof(ir_value_info) * (size_t)(m->nvalues ? m->nvalues : 1));
+    for (int32_t v = 0; v < m->nvalues; v++) {
+        c->values[v] = m->values[v];
+        c->values[v].def = NULL;
+        c->values[v].arg_of = NULL;
+        if (m->values[v].name)
+            c->values[v].name = arena_strdup(a, m->values[v].name);
+    }
+    for (const ir_op *op = m->body->first; op; op = op->next)
+        ir_block_append(c->body, clone_op(c, op));
+    return c;
 }
 
 ir_value ir_value_create(ir_module *m, ir_type t)

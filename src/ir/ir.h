@@ -32,16 +32,18 @@ typedef enum ir_type_kind {
     TY_SCALAR, /* dtype */
     TY_PTR,    /* pointer to dtype (global memory) */
     TY_TILE,   /* 1-D fixed-shape tile of `len` elements of dtype, or of
-                  pointers to dtype when ptr_elem is set */
+                  pointers to dtype when ptr_elem is set (semantic level) */
+    TY_VEC,    /* SIMT level: the `len` slots one thread holds of a tile
+                  (vector<len x dtype>), same element rules as TY_TILE */
     /* reserved for segment programs: TY_SEGMENT (a view), TY_SEGVAL */
 } ir_type_kind;
 
 typedef struct ir_type {
     uint8_t kind;     /* ir_type_kind */
     uint8_t dtype;    /* ir_dtype */
-    uint8_t ptr_elem; /* TY_TILE only: elements are pointers to dtype */
+    uint8_t ptr_elem; /* TY_TILE/TY_VEC: elements are pointers to dtype */
     uint8_t reserved;
-    int32_t len;      /* TY_TILE only: element count, >= 1 */
+    int32_t len;      /* TY_TILE/TY_VEC: element count, >= 1 */
 } ir_type;
 
 ir_type ir_type_void(void);
@@ -49,15 +51,20 @@ ir_type ir_type_scalar(ir_dtype dt);
 ir_type ir_type_ptr(ir_dtype pointee);
 ir_type ir_type_tile(ir_dtype dt, int32_t len);
 ir_type ir_type_ptr_tile(ir_dtype pointee, int32_t len);
+ir_type ir_type_vec(ir_dtype dt, int32_t len);
+ir_type ir_type_ptr_vec(ir_dtype pointee, int32_t len);
 bool ir_type_eq(ir_type a, ir_type b);
 bool ir_type_is_tile(ir_type t);
-bool ir_type_is_ptrlike(ir_type t);   /* pointer, or tile of pointers */
-/* The element of a tile (or the type itself for scalars/pointers). */
+bool ir_type_is_vec(ir_type t);
+bool ir_type_is_shaped(ir_type t);     /* tile or vector */
+bool ir_type_is_ptrlike(ir_type t);   /* pointer, or tile/vector of pointers */
+/* The element of a tile or vector (or the type itself for scalars/pointers). */
 ir_type ir_type_elem(ir_type t);
-/* Same shape as `shape_of` (scalar or tile of the same length), element `elem`
- * (a scalar or pointer type). */
+/* Same shape as `shape_of` (scalar, or tile/vector of the same kind and
+ * length), element `elem` (a scalar or pointer type). */
 ir_type ir_type_like(ir_type shape_of, ir_type elem);
-/* Writes MLIR text for t ("f32", "!sw.ptr<f32>", "tensor<128xi32>"). */
+/* Writes MLIR text for t ("f32", "!sw.ptr<f32>", "tensor<128xi32>",
+ * "vector<4xf32>"). */
 void ir_type_print(ir_type t, strbuf *out);
 /* Short human text, for diagnostics (same as the MLIR text). */
 const char *ir_type_str(ir_type t, char buf[64]);
@@ -167,6 +174,10 @@ typedef struct ir_module {
 } ir_module;
 
 ir_module *ir_module_create(arena *a, const source_file *src);
+/* A deep copy of m in arena a, with the same value numbering (value v of the
+ * copy corresponds to value v of m). Strings are shared with m's arena only
+ * for the source file; everything else is copied. */
+ir_module *ir_module_clone(arena *a, const ir_module *m);
 ir_value ir_value_create(ir_module *m, ir_type t);
 static inline ir_type ir_value_type(const ir_module *m, ir_value v) { return m->values[v].type; }
 

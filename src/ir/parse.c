@@ -263,64 +263,77 @@ static ir_type parse_ptr(parser *p)
     return ir_type_ptr(dt);
 }
 
-static ir_type parse_tensor(parser *p)
+/* tensor<NxT> (a tile) or vector<NxT> (a SIMT per-thread vector): one
+ * dimension N >= 1, element a scalar or !sw.ptr<T>. */
+static ir_type parse_shaped(parser *p)
 {
-    advance(p); /* tensor */
-    token open = expect(p, T_LESS, "'<' after 'tensor'");
+    bool is_vec = at_word(p, "vector");
+    const char *kw = is_vec ? "vector" : "tensor";
+    advance(p); /* tensor / vector */
+    token open = expect(p, T_LESS, is_vec ? "'<' after 'vector'" : "'<' after 'tensor'");
     if (at(p, T_QUESTION))
-        error_at(p, p->tok.loc, "dynamic tensor dimensions are not supported");
-    if (!at(p, T_INT))
-        expected(p, "a tensor dimension");
+        error_at(p, p->tok.loc, "dynamic %s dimensions are not supported", kw);
+    if (!at(p, T_INT)) {
+        char what[32];
+        snprintf(what, sizeof what, "a %s dimension", kw);
+        expected(p, what);
+    }
     /* The lexer reads "0xf32" as a hex number; its dimension is 0. */
     uint64_t n = 0;
     if (!is_hex_token(&p->tok) && !int_value(&p->tok, &n))
         n = UINT64_MAX;
     if (n == 0)
-        error_at(p, p->tok.loc, "tensor dimension must be at least 1");
+        error_at(p, p->tok.loc, "%s dimension must be at least 1", kw);
     if (n > INT32_MAX)
-        error_at(p, p->tok.loc, "tensor dimension is too large (at most %d)", INT32_MAX);
+        error_at(p, p->tok.loc, "%s dimension is too large (at most %d)", kw, INT32_MAX);
     advance(p);
     /* "128xf32" lexes as 128 and "xf32"; "128x!sw.ptr<f32>" as 128, "x", "!sw.ptr". */
     token x = p->tok;
-    if (x.kind != T_BARE || x.start[0] != 'x')
-        expected(p, "'x' after the tensor dimension");
-    ir_type t;
+    if (x.kind != T_BARE || x.start[0] != 'x') {
+        char what[48];
+        snprintf(what, sizeof what, "'x' after the %s dimension", kw);
+        expected(p, what);
+    }
+    ir_dtype dt;
+    bool ptr = false;
     if (x.len == 1) {
         advance(p);
-        ir_dtype dt;
         if (at(p, T_BANG)) {
-            t = ir_type_ptr_tile(parse_ptr(p).dtype, (int32_t)n);
+            dt = (ir_dtype)parse_ptr(p).dtype;
+            ptr = true;
         } else if (at(p, T_BARE) && scalar_named(p->tok.start, p->tok.len, &dt)) {
             advance(p);
-            t = ir_type_tile(dt, (int32_t)n);
         } else {
-            expected(p, "a tensor element type");
+            char what[48];
+            snprintf(what, sizeof what, "a %s element type", kw);
+            expected(p, what);
         }
     } else {
         src_loc elem_at = {x.loc.line, x.loc.col + 1};
-        ir_dtype dt;
         if (x.start[1] >= '0' && x.start[1] <= '9')
-            error_at(p, elem_at, "only 1-D tensors are supported");
+            error_at(p, elem_at, "only 1-D %ss are supported", kw);
         if (!scalar_named(x.start + 1, x.len - 1, &dt))
             unknown_type(p, elem_at, x.start + 1, x.len - 1);
         advance(p);
-        t = ir_type_tile(dt, (int32_t)n);
     }
     expect_close(p, T_GREATER, ">", &open);
-    return t;
+    if (is_vec)
+        return ptr ? ir_type_ptr_vec(dt, (int32_t)n) : ir_type_vec(dt, (int32_t)n);
+    return ptr ? ir_type_ptr_tile(dt, (int32_t)n) : ir_type_tile(dt, (int32_t)n);
 }
 
 static bool at_type(const parser *p)
 {
     ir_dtype dt;
-    return (at(p, T_BARE) && (scalar_named(p->tok.start, p->tok.len, &dt) || at_word(p, "tensor"))) ||
+    return (at(p, T_BARE) && (scalar_named(p->tok.start, p->tok.len, &dt) || at_word(p, "tensor") ||
+                           at_word(p, "vector"))) ||
            at(p, T_BANG);
 }
 
 static ir_type parse_type(parser *p)
 {
-    if (at_word(p, "tensor"))
-        return parse_tensor(p);
+    if (at_word(p, "tensor") || at_word(p, "vector"))
+        return parse_shaped(p);
     if (at(p, T_BANG))
         return parse_ptr(p);
     ir_dtype dt;

@@ -17,6 +17,10 @@ typedef struct verifier {
     uint8_t *state;  /* per value: VISIBLE | DEFINED */
     ir_value *scope; /* values defined so far, innermost last (malloc'd) */
     int32_t nscope, capscope;
+    /* The function being verified: SIMT (it carries simt.num_threads) or
+     * semantic; a SIMT function's thread count and shared memory size. */
+    bool simt;
+    int64_t num_threads, smem_bytes;
 } verifier;
 
 static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
@@ -47,7 +51,8 @@ static bool type_ok(ir_type t)
     switch (t.kind) {
     case TY_SCALAR:
     case TY_PTR: return dt_ok && !t.ptr_elem && t.len == 0;
-    case TY_TILE: return dt_ok && t.len >= 1;
+    case TY_TILE:
+    case TY_VEC: return dt_ok && t.len >= 1;
     default: return false;
     }
 }
@@ -55,10 +60,15 @@ static bool type_ok(ir_type t)
 static bool is_scalar(ir_type t) { return t.kind == TY_SCALAR; }
 static bool is_ptr_elem(ir_type t) { return ir_type_is_ptrlike(t); }
 static ir_dtype elem_dtype(ir_type t) { return (ir_dtype)t.dtype; }
+/* Scalar and pointer are one shape; tiles (and vectors) match on kind and
+ * length. */
 static bool same_shape(ir_type a, ir_type b)
 {
-    return (a.kind == TY_TILE) == (b.kind == TY_TILE) && (a.kind != TY_TILE || a.len == b.len);
+    if (!ir_type_is_shaped(a) || !ir_type_is_shaped(b))
+        return ir_type_is_shaped(a) == ir_type_is_shaped(b);
+    return a.kind == b.kind && a.len == b.len;
 }
+static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 /* i1 of t's shape: the type of a mask or comparison result. */
 static ir_type bool_like(ir_type t) { return ir_type_like(t, ir_type_scalar(DT_I1)); }
 /* What a pointer (or tile of pointers) loads: its pointee, in its shape. */
@@ -173,9 +183,9 @@ static bool check_splat(verifier *v, const ir_op *op)
     ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
     if (x.kind != TY_SCALAR && x.kind != TY_PTR)
         return fail(v, op, "'sw.splat' operand type %s must be a scalar or a pointer", TY(x, a));
-    if (r.kind != TY_TILE || !ir_type_eq(ir_type_elem(r), x))
-        return fail(v, op, "'sw.splat' result type %s is not a tile of its operand type %s", TY(r, a),
-                    TY(x, b));
+    if (!ir_type_is_shaped(r) || !ir_type_eq(ir_type_elem(r), x))
+        return fail(v, op, "'sw.splat' result type %s is not a %s of its operand type %s", TY(r, a),
+                    v->simt ? "vector" : "tile", TY(x, b));
     return true;
 }
 
@@ -217,26 +227,44 @@ static bool check_mask(verifier *v, const ir_op *op, ir_type ptr, int index)
     return true;
 }
 
+/* sw.load / simt.load: the pointer operand's shape. A semantic load reads
+ * through a pointer or a tile of pointers, a SIMT load through a vector of
+ * pointers. */
+static bool check_mem_ptr(verifier *v, const ir_op *op, ir_type ptr)
+{
+    char a[64];
+    if (op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE) {
+        if (ptr.kind != TY_VEC || !ptr.ptr_elem)
+            return fail(v, op, "'%s' operand #0 type %s must be a vector of pointers", name_of(op),
+                        TY(ptr, a));
+        return true;
+    }
+    if (!is_ptr_elem(ptr))
+        return fail(v, op, "'%s' operand type %s must be a pointer or a tile of pointers", name_of(op),
+                    TY(ptr, a));
+    return true;
+}
+
 static bool check_load(verifier *v, const ir_op *op)
 {
     char a[64], b[64], c[64];
     if (op->noperands != 1 && op->noperands != 3)
-        return fail(v, op, "'sw.load' takes 1 operand (ptr) or 3 (ptr, mask, other), got %d",
+        return fail(v, op, "'%s' takes 1 operand (ptr) or 3 (ptr, mask, other), got %d", name_of(op),
                     (int)op->noperands);
     ir_type ptr = operand_type(v, op, 0), r = result_type(v, op, 0);
-    if (!is_ptr_elem(ptr))
-        return fail(v, op, "'sw.load' operand type %s must be a pointer or a tile of pointers", TY(ptr, a));
+    if (!check_mem_ptr(v, op, ptr))
+        return false;
     ir_type want = pointee_like(ptr);
     if (!ir_type_eq(r, want))
-        return fail(v, op, "'sw.load' result type %s does not match the pointee of %s (expected %s)",
-                    TY(r, a), TY(ptr, b), TY(want, c));
+        return fail(v, op, "'%s' result type %s does not match the pointee of %s (expected %s)",
+                    name_of(op), TY(r, a), TY(ptr, b), TY(want, c));
     if (op->noperands == 3) {
         if (!check_mask(v, op, ptr, 1))
             return false;
         ir_type other = operand_type(v, op, 2);
         if (!ir_type_eq(other, want))
-            return fail(v, op, "'sw.load' other type %s does not match the loaded type %s", TY(other, a),
-                        TY(want, b));
+            return fail(v, op, "'%s' other type %s does not match the loaded type %s", name_of(op),
+                        TY(other, a), TY(want, b));
     }
     return true;
 }
@@ -245,15 +273,15 @@ static bool check_store(verifier *v, const ir_op *op)
 {
     char a[64], b[64], c[64];
     if (op->noperands != 2 && op->noperands != 3)
-        return fail(v, op, "'sw.store' takes 2 operands (ptr, value) or 3 (ptr, value, mask), got %d",
-                    (int)op->noperands);
+        return fail(v, op, "'%s' takes 2 operands (ptr, value) or 3 (ptr, value, mask), got %d",
+                    name_of(op), (int)op->noperands);
     ir_type ptr = operand_type(v, op, 0), val = operand_type(v, op, 1);
-    if (!is_ptr_elem(ptr))
-        return fail(v, op, "'sw.store' operand type %s must be a pointer or a tile of pointers", TY(ptr, a));
+    if (!check_mem_ptr(v, op, ptr))
+        return false;
     ir_type want = pointee_like(ptr);
     if (!ir_type_eq(val, want))
-        return fail(v, op, "'sw.store' value type %s does not match the pointee of %s (expected %s)",
-                    TY(val, a), TY(ptr, b), TY(want, c));
+        return fail(v, op, "'%s' value type %s does not match the pointee of %s (expected %s)",
+                    name_of(op), TY(val, a), TY(ptr, b), TY(want, c));
     return op->noperands == 2 || check_mask(v, op, ptr, 2);
 }
 
@@ -420,6 +448,173 @@ static bool check_yield(verifier *v, const ir_op *op, int r)
     return true;
 }
 
+/* ---- SIMT ops (docs/simt.md) ---------------------------------------------------- */
+
+static bool check_thread_id(verifier *v, const ir_op *op)
+{
+    char a[64];
+    ir_type r = result_type(v, op, 0);
+    if (!ir_type_eq(r, ir_type_scalar(DT_I32)))
+        return fail(v, op, "'simt.thread_id' result type %s must be i32", TY(r, a));
+    return true;
+}
+
+/* vector<Vxi32> holding, per thread, V consecutive indices of a tile of
+ * `len` elements: V divides len, and the T threads cover the tile. */
+static bool check_tile_index(verifier *v, const ir_op *op)
+{
+    char a[64];
+    const ir_attr *len = int_attr(op, "len"), *start = int_attr(op, "start");
+    if (!len || !start)
+        return fail(v, op, "'simt.tile_index' needs integer attributes 'len' and 'start'");
+    if (len->i < 1 || len->i > INT32_MAX || start->i < INT32_MIN ||
+        start->i > (int64_t)INT32_MAX - len->i + 1)
+        return fail(v, op, "'simt.tile_index' range of %lld elements from %lld does not fit in i32",
+                    (long long)len->i, (long long)start->i);
+    ir_type r = result_type(v, op, 0);
+    if (r.kind != TY_VEC || r.ptr_elem || r.dtype != DT_I32)
+        return fail(v, op, "'simt.tile_index' result type %s must be vector<Vxi32>", TY(r, a));
+    if (len->i % r.len != 0 || len->i / r.len > v->num_threads)
+        return fail(v, op, "'simt.tile_index' result type %s does not hold a share of a tile of %lld "
+                    "elements over %lld threads (V must divide len and len / V <= num_threads)",
+                    TY(r, a), (long long)len->i, (long long)v->num_threads);
+    return true;
+}
+
+/* simt.load / simt.store: as sw.load / sw.store on vectors, plus `vec`. */
+static bool check_simt_mem(verifier *v, const ir_op *op)
+{
+    char a[64];
+    if (!(op->kind == IR_SIMT_LOAD ? check_load(v, op) : check_store(v, op)))
+        return false;
+    ir_type ptr = operand_type(v, op, 0);
+    const ir_attr *vec = int_attr(op, "vec");
+    if (!vec || !is_pow2(vec->i) || ptr.len % vec->i != 0)
+        return fail(v, op, "'%s' needs an integer attribute 'vec': a power of two that divides the "
+                    "vector length of %s", name_of(op), TY(ptr, a));
+    return true;
+}
+
+static bool check_vreduce(verifier *v, const ir_op *op)
+{
+    static const char *const kinds[] = {"sum", "max", "min", "prod", NULL};
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    if (x.kind != TY_VEC || x.ptr_elem)
+        return fail(v, op, "'simt.vreduce' operand type %s must be a vector of numbers", TY(x, a));
+    if (!ir_type_eq(r, ir_type_elem(x)))
+        return fail(v, op, "'simt.vreduce' result type %s must be the element type of %s", TY(r, a),
+                    TY(x, b));
+    if (!str_attr_in(op, "kind", kinds))
+        return fail(v, op, "'simt.vreduce' needs a string attribute 'kind': sum, max, min or prod");
+    return true;
+}
+
+static bool check_shfl_xor(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    const ir_attr *off = int_attr(op, "offset");
+    if (!off || off->i < 1 || off->i > 16)
+        return fail(v, op, "'simt.shfl_xor' needs an integer attribute 'offset' in 1..16");
+    if (x.kind != TY_SCALAR || (ir_dtypes[x.dtype].bits != 32 && ir_dtypes[x.dtype].bits != 64))
+        return fail(v, op, "'simt.shfl_xor' operand type %s must be a 32- or 64-bit scalar", TY(x, a));
+    if (!ir_type_eq(r, x))
+        return fail(v, op, "'simt.shfl_xor' result type %s does not match its operand type %s", TY(r, a),
+                    TY(x, b));
+    return true;
+}
+
+/* simt.smem_store / simt.smem_load: an i32 index, a scalar element, and a
+ * byte offset aligned to the element whose first element lies inside the
+ * function's simt.smem_bytes. */
+static bool check_smem(verifier *v, const ir_op *op)
+{
+    char a[64];
+    bool store = op->kind == IR_SIMT_SMEM_STORE;
+    if (store && op->noperands != 2 && op->noperands != 3)
+        return fail(v, op, "'simt.smem_store' takes 2 operands (index, value) or 3 (index, value, "
+                    "mask), got %d", (int)op->noperands);
+    ir_type index = operand_type(v, op, 0);
+    if (!ir_type_eq(index, ir_type_scalar(DT_I32)))
+        return fail(v, op, "'%s' index type %s must be i32", name_of(op), TY(index, a));
+    ir_type elem = store ? operand_type(v, op, 1) : result_type(v, op, 0);
+    if (elem.kind != TY_SCALAR)
+        return fail(v, op, "'%s' %s type %s must be a scalar number", name_of(op),
+                    store ? "value" : "result", TY(elem, a));
+    if (store && op->noperands == 3 && !ir_type_eq(operand_type(v, op, 2), ir_type_scalar(DT_I1)))
+        return fail(v, op, "'simt.smem_store' mask type %s must be i1", TY(operand_type(v, op, 2), a));
+    const ir_attr *off = int_attr(op, "offset");
+    int bytes = ir_dtypes[elem.dtype].bytes;
+    if (!off || off->i < 0 || off->i % bytes != 0)
+        return fail(v, op, "'%s' needs an integer attribute 'offset' >= 0, a multiple of %d (the size "
+                    "of %s)", name_of(op), bytes, TY(elem, a));
+    if (off->i > v->smem_bytes - bytes)
+        return fail(v, op, "'%s' offset %lld addresses past the function's simt.smem_bytes = %lld",
+                    name_of(op), (long long)off->i, (long long)v->smem_bytes);
+    return true;
+}
+
+/* The two levels do not mix: a SIMT function holds no tiles and none of
+ * the semantic ops that speak of whole tiles or the grid; a semantic
+ * function holds no vectors and no simt.* op. */
+static bool is_simt_op(ir_op_kind k) { return !strncmp(ir_ops[k].name, "simt.", 5); }
+
+static bool check_level_op(verifier *v, const ir_op *op)
+{
+    if (v->simt) {
+        switch (op->kind) {
+        case IR_PROGRAM_ID:
+        case IR_NUM_PROGRAMS:
+        case IR_ARANGE:
+        case IR_LOAD:
+        case IR_STORE:
+        case IR_REDUCE:
+            return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
+                        "(one with simt.num_threads)", name_of(op));
+        default: return true;
+        }
+    }
+    if (is_simt_op(op->kind))
+        return fail(v, op, "'%s' is a SIMT op; it may only appear in a function with the attribute "
+                    "simt.num_threads", name_of(op));
+    return true;
+}
+
+static bool check_level_type(verifier *v, const ir_op *op, ir_type t, const char *what, int i)
+{
+    char a[64];
+    if (v->simt && t.kind == TY_TILE)
+        return fail(v, op, "%s #%d of '%s' has the tile type %s; a SIMT function holds no tiles", what,
+                    i, name_of(op), TY(t, a));
+    if (!v->simt && t.kind == TY_VEC)
+        return fail(v, op, "%s #%d of '%s' has the vector type %s; vectors belong to SIMT functions "
+                    "(with simt.num_threads)", what, i, name_of(op), TY(t, a));
+    return true;
+}
+
+/* func.func attributes of the SIMT level; sets the verifier's level. */
+static bool check_func_level(verifier *v, const ir_op *op)
+{
+    const ir_attr *nt = ir_attr_get(op, "simt.num_threads"), *sm = ir_attr_get(op, "simt.smem_bytes");
+    v->simt = nt != NULL;
+    v->num_threads = 0;
+    v->smem_bytes = 0;
+    if (!nt) {
+        if (sm)
+            return fail(v, op, "'func.func' has simt.smem_bytes but no simt.num_threads");
+        return true;
+    }
+    if (nt->kind != ATTR_INT || !is_pow2(nt->i) || nt->i < 32 || nt->i > 1024)
+        return fail(v, op, "'func.func' attribute simt.num_threads must be an integer power of two "
+                    "in 32..1024");
+    if (sm && (sm->kind != ATTR_INT || sm->i < 0 || sm->i > INT32_MAX))
+        return fail(v, op, "'func.func' attribute simt.smem_bytes must be an integer >= 0");
+    v->num_threads = nt->i;
+    v->smem_bytes = sm ? sm->i : 0;
+    return true;
+}
+
 static bool check_func(verifier *v, const ir_op *op)
 {
     char a[64];
@@ -428,6 +623,8 @@ static bool check_func(verifier *v, const ir_op *op)
         return fail(v, op, "'func.func' needs a string attribute 'sym_name'");
     if (op->parent != v->m->body)
         return fail(v, op, "'func.func' may only appear in the module body");
+    if (!check_func_level(v, op))
+        return false;
     const ir_block *body = op->regions[0];
     for (int i = 0; i < body->nargs; i++) {
         ir_type t = ir_value_type(v->m, body->args[i]);
@@ -460,6 +657,17 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
     case IR_REDUCE: return check_reduce(v, op);
+    case IR_SIMT_THREAD_ID: return check_thread_id(v, op);
+    case IR_SIMT_BLOCK_ID:
+    case IR_SIMT_GRID_DIM: return check_grid_query(v, op);
+    case IR_SIMT_TILE_INDEX: return check_tile_index(v, op);
+    case IR_SIMT_LOAD:
+    case IR_SIMT_STORE: return check_simt_mem(v, op);
+    case IR_SIMT_VREDUCE: return check_vreduce(v, op);
+    case IR_SIMT_SHFL_XOR: return check_shfl_xor(v, op);
+    case IR_SIMT_SMEM_STORE:
+    case IR_SIMT_SMEM_LOAD: return check_smem(v, op);
+    case IR_SIMT_BARRIER: return true;
     default: break;
     }
     if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 2)
@@ -542,6 +750,8 @@ static bool verify_results(verifier *v, const ir_op *op)
         if (!type_ok(v->m->values[x].type))
             return fail(v, op, "result #%d of '%s' has an invalid type (%s)", i, name_of(op),
                         TY(v->m->values[x].type, a));
+        if (!check_level_type(v, op, v->m->values[x].type, "result", i))
+            return false;
     }
     return true;
 }
@@ -559,6 +769,8 @@ static bool verify_region(verifier *v, const ir_op *op, int r)
         if (!type_ok(v->m->values[x].type))
             return fail(v, op, "argument #%d of region #%d of '%s' has an invalid type (%s)", i, r,
                         name_of(op), TY(v->m->values[x].type, a));
+        if (!check_level_type(v, op, v->m->values[x].type, "argument", i))
+            return false;
         if (!define_value(v, op, x))
             return false;
     }
@@ -608,7 +820,8 @@ static bool verify_op(verifier *v, const ir_op *op)
     for (int r = 0; r < op->nregions; r++)
         if (!op->regions[r] || op->regions[r]->parent_op != op)
             return fail(v, op, "malformed IR: region #%d of '%s' does not belong to it", r, name_of(op));
-    if (!verify_operands(v, op) || !verify_results(v, op) || !check_attrs(v, op) || !check_types(v, op))
+    if (!verify_operands(v, op) || !verify_results(v, op) || !check_attrs(v, op) ||
+        !check_types(v, op) || !check_level_op(v, op))
         return false;
     for (int r = 0; r < op->nregions; r++)
         if (!verify_region(v, op, r))

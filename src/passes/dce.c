@@ -16,7 +16,8 @@ typedef struct dce_state {
 /* An op that may disappear once nothing uses its results. */
 static bool is_removable_leaf(const ir_op *op)
 {
-    return op->nregions == 0 && ((ir_ops[op->kind].flags & F_PURE) || op->kind == IR_LOAD);
+    return op->nregions == 0 &&
+           ((ir_ops[op->kind].flags & F_PURE) || op->kind == IR_LOAD || op->kind == IR_SIMT_LOAD);
 }
 
 /* True when running the block can have no effect but its yielded values:

@@ -47,5 +47,8 @@ bool pass_run_default(ir_module *m, const pass_options *opts, diag *d);
 bool pass_fold(ir_module *m, diag *d); /* fold.c: constant folding and simplification */
 bool pass_dce(ir_module *m, diag *d);  /* dce.c: remove unused pure ops and dead regions */
 bool pass_cse(ir_module *m, diag *d);  /* cse.c: merge equal pure ops and equal constants */
+/* lower_simt.c: rewrites a verified semantic module in place into SIMT IR
+ * (docs/simt.md); lower a clone to keep the semantic module. */
+bool pass_lower_simt(ir_module *m, diag *d);
 
 #endif

@@ -11,6 +11,8 @@ const pass_info pass_table[] = {
     {"fold", "constant folding and algebraic simplification, to a fixed point", pass_fold},
     {"dce", "remove unused pure ops and loads, empty sw.if and side-effect-free sw.for", pass_dce},
     {"cse", "merge equal pure ops and equal constants within dominating scopes", pass_cse},
+    {"lower-simt", "semantic tile IR -> SIMT IR: one CTA's per-thread program (docs/simt.md)",
+     pass_lower_simt},
     {NULL, NULL, NULL},
 };
 

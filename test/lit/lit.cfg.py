@@ -56,3 +56,6 @@ if not lit_shell_has_not():
 
 config.environment["PYTHONPATH"] = os.path.join(repo, "python")
 config.environment["SWAGE_LIB"] = os.path.join(build, "libswage.so")
+
+# swage-opt --emit-ptx (test/lit/ptx).
+config.available_features.add("emit-ptx")

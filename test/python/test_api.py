@@ -309,7 +309,11 @@ class FakeCudaArray:
                                 "version": 3, "strides": None}
 
 
-def test_gpu_arguments_say_gpu_is_not_available():
+def test_gpu_arguments_say_gpu_is_not_available(monkeypatch):
+    # as on a machine without an NVIDIA driver (the GPU machine has one)
+    from swage import _native
+    monkeypatch.setattr(_native, "cuda_unavailable_reason",
+                        lambda: "libcuda.so.1 not found: no NVIDIA driver on this machine")
     with pytest.raises(RuntimeError, match="GPU execution is not available"):
         add_kernel.launch(arguments=dict(add_args(), x_ptr=FakeCudaArray()),
                           constexprs={"BLOCK": 64}, grid=(2,))
@@ -466,7 +470,9 @@ def test_swage_cli_unknown_kernel_is_an_error(build_dir):
                                   ["compile", KERNEL_FILE, "--kernel", "add_kernel",
                                    "--stage=ptx"],
                                   ["compile", KERNEL_FILE, "--kernel", "add_kernel",
-                                   "--emit=ptx"]])
+                                   "--emit=sass"],
+                                  ["compile", KERNEL_FILE, "--kernel", "add_kernel",
+                                   "--emit=ptx", "--sm=12"]])
 def test_swage_cli_usage_errors_exit_2(build_dir, argv):
     result = subprocess.run([swage_tool(build_dir, "swage")] + argv, capture_output=True,
                             text=True, timeout=60)

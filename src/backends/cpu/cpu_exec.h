@@ -1,4 +1,5 @@
-/* cpu_exec.h - the CPU reference executor for the semantic IR.
+/* cpu_exec.h - the CPU executors: the reference executor for the semantic
+ * IR, and the SIMT executor for the per-thread IR (docs/simt.md).
  *
  * Runs the kernel (the module's first func.func) once per program over the
  * whole grid, program ids in row-major order (axis 0 fastest), on host
@@ -26,6 +27,23 @@ typedef struct cpu_arg {
  * Returns false with d set (DIAG_ARGUMENT for arity/kind mismatches,
  * DIAG_RUNTIME for out-of-bounds accesses, DIAG_NOMEM). */
 bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
+                     diag *d);
+
+/* Runs a SIMT module (its func carries simt.num_threads = T and optionally
+ * simt.smem_bytes) over the grid: CTA by CTA (block ids row-major, axis 0
+ * fastest), the T threads of a CTA in lockstep, op by op, with a shared
+ * memory of simt.smem_bytes bytes per CTA. Arguments, bounds checks and
+ * their DIAG_RUNTIME errors are the semantic executor's (the message also
+ * names the thread); when several threads or slots store to one address,
+ * the last in (thread, slot) order wins. What would be a lowering bug on a
+ * GPU is a DIAG_INTERNAL error at the op: control flow that differs between
+ * threads, shared memory accessed out of range, misaligned or before any
+ * thread wrote it, a shared memory race (a thread reads bytes another
+ * thread wrote, writes bytes another thread read, or writes other values
+ * over bytes another thread wrote, since the last simt.barrier), and a
+ * simt.load/store whose `vec` promise does not hold.
+ * A module without simt.num_threads is a DIAG_ARGUMENT error. */
+bool cpu_simt_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
                      diag *d);
 
 #endif

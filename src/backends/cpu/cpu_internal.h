@@ -1,12 +1,21 @@
-/* cpu_internal.h - what cpu_exec.c (launch, control flow, memory) and
- * cpu_values.c (elementwise ops, casts, reductions) share.
+/* cpu_internal.h - what the two CPU executors share: value storage, argument
+ * binding, elementwise ops, bounds-checked memory and structured control
+ * flow (cpu_setup.c, cpu_values.c, cpu_exec.c), and the SIMT-only ops
+ * (simt_exec.c).
  *
  * Every SSA value of the kernel owns one fixed slot in a slab allocated once
- * per launch: `len` elements (1 for scalars), each an ir_scalar, or a cpu_ptr
- * for pointer-typed values. Because the IR is SSA with structured control
- * flow, the slot of a value always holds its most recent definition, which
- * is exactly the one every use sees; programs and loop iterations simply
- * overwrite the slots, so a launch of any size allocates nothing per program.
+ * per launch. The semantic executor runs one program at a time, so a slot
+ * holds `len` lanes (1 for scalars, N for a tile). The SIMT executor runs
+ * the T threads of one CTA in lockstep, so a slot holds every thread's copy
+ * side by side, thread-major: a scalar is T lanes (lane t is thread t's
+ * value) and a vector<VxT> is T*V lanes (lane t*V+j is slot j of thread t).
+ * Either way an elementwise op is one loop over all lanes, and lane order is
+ * (thread, slot) order. Each lane is an ir_scalar, or a cpu_ptr for
+ * pointer-typed values. Because the IR is SSA with structured control flow,
+ * the slot of a value always holds its most recent definition, which is
+ * exactly the one every use sees; programs, CTAs and loop iterations simply
+ * overwrite the slots, so a launch of any size allocates nothing per
+ * program.
  */
 #ifndef SWAGE_CPU_INTERNAL_H
 #define SWAGE_CPU_INTERNAL_H
@@ -24,33 +33,104 @@ typedef struct cpu_ptr {
     int32_t reserved;
 } cpu_ptr;
 
+/* What the executor knows about each kernel argument. */
+typedef struct cpu_buffer {
+    unsigned char *data;
+    int64_t nelems;
+    ir_dtype dt;  /* the pointee dtype; DT_VOID for scalar parameters */
+    int elsize;
+} cpu_buffer;
+
+typedef struct cpu_simt cpu_simt; /* simt_exec.c: shared memory and its race tracking */
+
 typedef struct cpu_ctx {
     const ir_module *m;
     diag *d;
     const ir_op *func;
     const cpu_arg *args;
     int nargs;
-    void **slot;          /* per value id: ir_scalar[len] or cpu_ptr[len]; NULL outside the func */
+    cpu_buffer *bufs;     /* per argument */
+    size_t *offset;       /* per value: byte offset of its slot in the slab, SIZE_MAX if none */
+    void **slot;          /* per value id: its lanes; NULL outside the func */
     unsigned char *slab;  /* owns every slot */
     int64_t grid[3];
-    int64_t pid[3];       /* the running program */
+    int64_t pid[3];       /* the running program (the CTA's block id at SIMT level) */
+    int32_t threads;      /* 1 for the semantic executor, T (simt.num_threads) at SIMT level */
+    cpu_simt *simt;       /* NULL for the semantic executor */
     bool generic_only;    /* SWAGE_CPU_GENERIC set: skip the per-dtype fast loops */
 } cpu_ctx;
 
 static inline ir_scalar *cpu_vals(const cpu_ctx *c, ir_value v) { return (ir_scalar *)c->slot[v]; }
 static inline cpu_ptr *cpu_ptrs(const cpu_ctx *c, ir_value v) { return (cpu_ptr *)c->slot[v]; }
-static inline int32_t cpu_len(const cpu_ctx *c, ir_value v)
+/* Elements per program/thread: a tile's or vector's length, 1 otherwise. */
+static inline int32_t cpu_slots(const cpu_ctx *c, ir_value v)
 {
     ir_type t = c->m->values[v].type;
-    return t.kind == TY_TILE ? t.len : 1;
+    return t.kind == TY_TILE || t.kind == TY_VEC ? t.len : 1;
 }
+/* Lanes in the value's slot: slots times threads (cpu_setup.c checked that
+ * this fits an int32 for every value). */
+static inline int32_t cpu_len(const cpu_ctx *c, ir_value v) { return cpu_slots(c, v) * c->threads; }
 static inline ir_dtype cpu_dtype(const cpu_ctx *c, ir_value v) { return (ir_dtype)c->m->values[v].type.dtype; }
+static inline bool cpu_is_ptr(const cpu_ctx *c, ir_value v) { return ir_type_is_ptrlike(c->m->values[v].type); }
+
+/* sw_unreachable with the op's name; always returns false. */
+bool cpu_internal(cpu_ctx *c, const ir_op *op, const char *what);
+/* "file:line:col" of loc in the user's file (or "unknown location"). */
+const char *cpu_loc_text(const cpu_ctx *c, src_loc loc, char buf[256]);
+/* The name of parameter `index` for messages ("?" when it has none). */
+const char *cpu_param_name(const cpu_ctx *c, int index);
+
+/* cpu_setup.c: checks the argument count, binds the arguments, gives every
+ * value its slot after checking what memory safety depends on (operand
+ * lengths, pointer-ness, attributes the executor reads), and evaluates the
+ * values that do not depend on the program. c->m, d, func, args, nargs,
+ * grid, threads and simt must be set. cpu_release frees what it allocated
+ * (also after a failed cpu_prepare). */
+bool cpu_prepare(cpu_ctx *c);
+void cpu_release(cpu_ctx *c);
+/* Copies v's lanes from src to dst (values of one type). */
+void cpu_copy_value(cpu_ctx *c, ir_value dst, ir_value src);
 
 /* cpu_values.c: runs one op that computes values from values (elementwise
- * arithmetic and math, cmp, select, cast, splat, reduce). Returns false
- * with c->d set on failure; operands were checked by cpu_exec.c's setup. */
+ * arithmetic and math, cmp, select, cast, splat, sw.reduce and
+ * simt.vreduce). A splat repeats each of its operand's lanes over one
+ * thread's slots; a reduction combines each thread's slots into its one
+ * result lane. Returns false with c->d set on failure; operands were
+ * checked by cpu_setup.c. */
 bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op);
 /* True for the op kinds cpu_exec_value_op runs. */
 bool cpu_is_value_op(ir_op_kind kind);
+
+/* cpu_exec.c: runs b's ops; *term gets its terminator (sw.yield /
+ * func.return). At SIMT level every sw.if condition and sw.for bound must
+ * be uniform over the threads (a DIAG_INTERNAL error otherwise). */
+bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term);
+/* Bounds-checked loads and stores of sw.load/sw.store and simt.load/
+ * simt.store: masked-off lanes take `other` / write nothing; every active
+ * lane of a store is checked before any is written; lanes are written in
+ * (thread, slot) order, so the last writer wins. */
+bool cpu_exec_load(cpu_ctx *c, const ir_op *op);
+bool cpu_exec_store(cpu_ctx *c, const ir_op *op);
+/* Checks what both launch entry points take (a module with a func, a grid
+ * of sizes 0..INT32_MAX, an argument array) and initialises c for a
+ * semantic launch (threads 1, no SIMT state); false with d set. `who`
+ * names the entry point in messages. */
+bool cpu_init_launch(cpu_ctx *c, const ir_module *m, const int64_t grid[3], const cpu_arg *args,
+                     int nargs, diag *d, const char *who);
+/* Runs the func body once per program (per CTA at SIMT level), program ids
+ * row-major with axis 0 fastest. */
+bool cpu_run_grid(cpu_ctx *c);
+
+/* simt_exec.c: the SIMT-only ops (docs/simt.md). */
+bool cpu_is_simt_op(ir_op_kind kind);
+/* Setup checks of a simt.* op beyond the generic ones (attributes, dtypes). */
+bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op);
+/* Evaluates a launch-invariant SIMT op (thread_id, grid_dim, tile_index);
+ * false when op is not one. */
+bool cpu_simt_eval_invariant(cpu_ctx *c, const ir_op *op);
+bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op);
+/* Starts a CTA: its shared memory holds nothing readable yet. */
+void cpu_simt_begin_cta(cpu_ctx *c);
 
 #endif

@@ -1,7 +1,9 @@
-/* cpu_values.c - the CPU executor's value ops: elementwise arithmetic and
- * math, cmp, select, cast, splat, reduce. Requires operands whose slots
- * cpu_exec.c checked (same length as the result, pointer-ness as the op
- * says); guarantees results bit for bit equal to scalar.h's. */
+/* cpu_values.c - the CPU executors' value ops: elementwise arithmetic and
+ * math, cmp, select, cast, splat, sw.reduce and simt.vreduce, over all
+ * lanes of a slot (one program's tile, or every thread's slots of a CTA).
+ * Requires operands whose slots cpu_setup.c checked (same length as the
+ * result, pointer-ness as the op says); guarantees results bit for bit
+ * equal to scalar.h's. */
 #include "cpu_internal.h"
 
 #include <string.h>
@@ -10,12 +12,6 @@
  * is the definition. The fast loops below cover the hot (op, dtype) pairs
  * with the same arithmetic written inline, and are skipped when
  * c->generic_only is set so the two can be compared (test_cpu_exec does). */
-
-static bool internal(cpu_ctx *c, const ir_op *op, const char *what)
-{
-    sw_unreachable(c->d, "cpu executor: %s on '%s'", what, ir_ops[op->kind].name);
-    return false;
-}
 
 /* The low 32 bits of u as a sign-extended int32 (no implementation-defined
  * narrowing conversion). */
@@ -90,7 +86,7 @@ static bool exec_binary(cpu_ctx *c, const ir_op *op)
         return true;
     for (int32_t i = 0; i < n; i++)
         if (!ir_eval_binary(op->kind, dt, a[i], b[i], &o[i]))
-            return internal(c, op, "no scalar semantics for this dtype");
+            return cpu_internal(c, op, "no scalar semantics for this dtype");
     return true;
 }
 
@@ -142,7 +138,7 @@ static bool exec_cmp(cpu_ctx *c, const ir_op *op)
     for (int32_t i = 0; i < n; i++) {
         int v = ir_eval_cmp(pred, dt, a[i], b[i]);
         if (v < 0)
-            return internal(c, op, "bad predicate");
+            return cpu_internal(c, op, "bad predicate");
         o[i].i = v;
     }
     return true;
@@ -159,7 +155,7 @@ static bool exec_unary(cpu_ctx *c, const ir_op *op)
     ir_scalar *o = cpu_vals(c, r);
     for (int32_t i = 0; i < n; i++)
         if (!ir_eval_unary(op->kind, dt, a[i], &o[i]))
-            return internal(c, op, "no scalar semantics for this dtype");
+            return cpu_internal(c, op, "no scalar semantics for this dtype");
     return true;
 }
 
@@ -177,18 +173,23 @@ static bool exec_cast(cpu_ctx *c, const ir_op *op)
 
 /* ---- shape: splat, select ----------------------------------------------- */
 
+/* Each operand lane (one per thread) fills that thread's slots. */
 static bool exec_splat(cpu_ctx *c, const ir_op *op)
 {
     ir_value r = op->results[0];
-    int32_t n = cpu_len(c, r);
+    int32_t per = cpu_slots(c, r), threads = c->threads;
     if (ir_type_is_ptrlike(c->m->values[r].type)) {
-        cpu_ptr p = cpu_ptrs(c, op->operands[0])[0], *o = cpu_ptrs(c, r);
-        for (int32_t i = 0; i < n; i++)
-            o[i] = p;
+        const cpu_ptr *p = cpu_ptrs(c, op->operands[0]);
+        cpu_ptr *o = cpu_ptrs(c, r);
+        for (int32_t t = 0; t < threads; t++)
+            for (int32_t j = 0; j < per; j++)
+                o[t * per + j] = p[t];
     } else {
-        ir_scalar s = cpu_vals(c, op->operands[0])[0], *o = cpu_vals(c, r);
-        for (int32_t i = 0; i < n; i++)
-            o[i] = s;
+        const ir_scalar *s = cpu_vals(c, op->operands[0]);
+        ir_scalar *o = cpu_vals(c, r);
+        for (int32_t t = 0; t < threads; t++)
+            for (int32_t j = 0; j < per; j++)
+                o[t * per + j] = s[t];
     }
     return true;
 }
@@ -216,36 +217,42 @@ static bool exec_select(cpu_ctx *c, const ir_op *op)
 
 /* ---- reduce ------------------------------------------------------------- */
 
-/* Float sum and prod accumulate in double, in element order, and round to
- * the dtype once at the end: for f16/bf16/f32 tiles that is at least as
- * exact as any order a GPU may add in, so a backend is checked against a
- * tolerance around this result, never the other way round. (f64 rounds at
- * every step, as any f64 backend does.) Integer sums and products wrap,
- * and max/min combine through scalar.h, NaN-propagating. */
+/* Reduces each thread's slots (a whole tile in the semantic executor) to
+ * its one result lane. Float sum and prod accumulate in double, in slot
+ * order, and round to the dtype once at the end: for f16/bf16/f32 tiles
+ * that is at least as exact as any order a GPU may add in, so a backend is
+ * checked against a tolerance around this result, never the other way
+ * round. (f64 rounds at every step, as any f64 backend does.) Integer sums
+ * and products wrap, and max/min combine through scalar.h, NaN-propagating,
+ * starting from slot 0: one slot comes back unchanged, NaN payload and all
+ * (lower-simt turns a scalar load into a one-slot simt.vreduce max). */
 static bool exec_reduce(cpu_ctx *c, const ir_op *op)
 {
     const ir_attr *ka = ir_attr_get(op, "kind");
     const char *kind = ka && ka->kind == ATTR_STR ? ka->s : NULL;
     ir_value x = op->operands[0], r = op->results[0];
     ir_dtype dt = cpu_dtype(c, x);
-    int32_t n = cpu_len(c, x);
-    const ir_scalar *v = cpu_vals(c, x);
-    ir_scalar *out = cpu_vals(c, r);
+    int32_t n = cpu_slots(c, x);
     bool sum = kind && !strcmp(kind, "sum"), prod = kind && !strcmp(kind, "prod");
-    if (ir_dtype_is_float(dt) && (sum || prod)) {
-        double acc = sum ? 0.0 : 1.0;
-        for (int32_t i = 0; i < n; i++)
-            acc = sum ? acc + v[i].f : acc * v[i].f;
-        *out = ir_scalar_from_float(dt, acc);
-        return true;
+    ir_scalar identity;
+    if (!ir_eval_reduce_identity(kind, dt, &identity))
+        return cpu_internal(c, op, "unknown reduction kind");
+    for (int32_t t = 0; t < c->threads; t++) {
+        const ir_scalar *v = cpu_vals(c, x) + (size_t)t * (size_t)n;
+        ir_scalar *out = cpu_vals(c, r) + t;
+        if (ir_dtype_is_float(dt) && (sum || prod)) {
+            double acc = sum ? 0.0 : 1.0;
+            for (int32_t i = 0; i < n; i++)
+                acc = sum ? acc + v[i].f : acc * v[i].f;
+            *out = ir_scalar_from_float(dt, acc);
+            continue;
+        }
+        ir_scalar acc = n > 0 ? v[0] : identity;
+        for (int32_t i = 1; i < n; i++)
+            if (!ir_eval_reduce_combine(kind, dt, acc, v[i], &acc))
+                return cpu_internal(c, op, "no combine for this dtype");
+        *out = acc;
     }
-    ir_scalar acc;
-    if (!ir_eval_reduce_identity(kind, dt, &acc))
-        return internal(c, op, "unknown reduction kind");
-    for (int32_t i = 0; i < n; i++)
-        if (!ir_eval_reduce_combine(kind, dt, acc, v[i], &acc))
-            return internal(c, op, "no combine for this dtype");
-    *out = acc;
     return true;
 }
 
@@ -259,7 +266,7 @@ bool cpu_is_value_op(ir_op_kind kind)
     case IR_SHR: case IR_CMP: case IR_SELECT: case IR_NEG: case IR_NOT: case IR_ABS:
     case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
     case IR_FLOOR: case IR_CEIL: case IR_SIN: case IR_COS: case IR_SIGMOID: case IR_CAST:
-    case IR_SPLAT: case IR_REDUCE:
+    case IR_SPLAT: case IR_REDUCE: case IR_SIMT_VREDUCE:
         return true;
     default:
         return false;
@@ -281,7 +288,7 @@ bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op)
         return exec_unary(c, op);
     case IR_CAST: return exec_cast(c, op);
     case IR_SPLAT: return exec_splat(c, op);
-    case IR_REDUCE: return exec_reduce(c, op);
-    default: return internal(c, op, "not a value op");
+    case IR_REDUCE: case IR_SIMT_VREDUCE: return exec_reduce(c, op);
+    default: return cpu_internal(c, op, "not a value op");
     }
 }

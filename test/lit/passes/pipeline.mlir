@@ -5,7 +5,7 @@
 // and the block start is computed from constants. All loads and the store
 // stay; the recomputations merge; the constant arithmetic folds away.
 
-// UNKNOWN: unknown pass 'nope' (known: fold, dce, cse)
+// UNKNOWN: unknown pass 'nope' (known: fold, dce, cse, lower-simt)
 
 // CHECK-LABEL: func.func @add_kernel
 // CHECK-NEXT: %[[PID:[0-9]+]] = "sw.program_id"() {axis = 0 : i32}

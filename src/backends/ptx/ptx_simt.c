@@ -1,0 +1,578 @@
+/* ptx_simt.c - every op that is not control flow, through one table from op
+ * kind to emitter: constants, splat, addptr, elementwise ops (slot by slot,
+ * via ptx_ops.c), and the SIMT ops of docs/simt.md (thread and block ids,
+ * tile indices, global loads/stores with run-time vectorisation, per-thread
+ * reductions, warp shuffles, shared memory, barriers). Requires SIMT IR;
+ * an op without an entry is an internal error naming it. */
+#include "ptx_internal.h"
+#include "../../ir/scalar.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef bool (*op_emitter)(ptx_emitter *e, const ir_op *op);
+
+static ir_dtype elem_dtype(const ptx_emitter *e, ir_value v)
+{
+    return (ir_dtype)ir_value_type(e->m, v).dtype;
+}
+
+static int64_t int_attr(ptx_emitter *e, const ir_op *op, const char *name, int64_t fallback,
+                        bool required)
+{
+    const ir_attr *a = ir_attr_get(op, name);
+    if (a && a->kind == ATTR_INT)
+        return a->i;
+    if (required)
+        sw_unreachable(e->d, "%s has no integer attribute '%s'", ir_ops[op->kind].name, name);
+    return fallback;
+}
+
+/* ---- values from nowhere, shapes, pointers --------------------------------- */
+
+static bool emit_constant(ptx_emitter *e, const ir_op *op)
+{
+    ir_type t = ir_value_type(e->m, op->results[0]);
+    ir_dtype dt = (ir_dtype)t.dtype;
+    ir_scalar s = ir_scalar_from_attr(dt, ir_attr_get(op, "value"));
+    ptx_reg r = ptx_new_reg(e, ptx_dtype_class(dt));
+    char n[16];
+    ptx_reg_name(r, n);
+    float f = (float)s.f;
+    uint32_t u32;
+    uint64_t u64;
+    switch (dt) {
+    case DT_I1: ptx_line(e, "mov.pred %s, %d;", n, s.i ? 1 : 0); break;
+    case DT_I8: case DT_U8: case DT_I32:
+        ptx_line(e, "mov.b32 %s, 0x%08X;", n, (unsigned)(uint32_t)(uint64_t)s.i);
+        break;
+    case DT_I64: ptx_line(e, "mov.b64 %s, 0x%016llX;", n, (unsigned long long)(uint64_t)s.i); break;
+    case DT_F16: ptx_line(e, "mov.b16 %s, 0x%04X;", n, (unsigned)ir_f32_to_f16(f)); break;
+    case DT_BF16: ptx_line(e, "mov.b16 %s, 0x%04X;", n, (unsigned)ir_f32_to_bf16(f)); break;
+    case DT_F32:
+        memcpy(&u32, &f, 4);
+        ptx_line(e, "mov.f32 %s, 0f%08X;", n, (unsigned)u32);
+        break;
+    case DT_F64:
+        memcpy(&u64, &s.f, 8);
+        ptx_line(e, "mov.f64 %s, 0d%016llX;", n, (unsigned long long)u64);
+        break;
+    default: sw_unreachable(e->d, "sw.constant of a type without a PTX register"); break;
+    }
+    int slots = ptx_slots(t);
+    ptx_reg *regs = arena_alloc(&e->ar, sizeof *regs * (size_t)slots);
+    for (int i = 0; i < slots; i++)
+        regs[i] = r; /* a splat shares one register */
+    ptx_alias(e, op->results[0], regs);
+    return true;
+}
+
+static bool emit_splat(ptx_emitter *e, const ir_op *op)
+{
+    ptx_reg r = ptx_regs(e, op->operands[0])[0];
+    int slots = ptx_slots(ir_value_type(e->m, op->results[0]));
+    ptx_reg *regs = arena_alloc(&e->ar, sizeof *regs * (size_t)slots);
+    for (int i = 0; i < slots; i++)
+        regs[i] = r;
+    ptx_alias(e, op->results[0], regs);
+    return true;
+}
+
+static bool emit_addptr(ptx_emitter *e, const ir_op *op)
+{
+    ir_type t = ir_value_type(e->m, op->results[0]);
+    int bytes = ir_dtypes[t.dtype].bytes;
+    ptx_reg *p = ptx_regs(e, op->operands[0]), *off = ptx_regs(e, op->operands[1]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int i = 0; i < ptx_slots(t); i++) {
+        char dn[16], pn[16], on[16], tn[16];
+        ptx_reg_name(ptx_new_reg(e, RC_B64), tn);
+        if (PTX_REG_CLASS(off[i]) == RC_B64)
+            ptx_line(e, "mul.lo.s64 %s, %s, %d;", tn, ptx_reg_name(off[i], on), bytes);
+        else
+            ptx_line(e, "mul.wide.s32 %s, %s, %d;", tn, ptx_reg_name(off[i], on), bytes);
+        ptx_line(e, "add.s64 %s, %s, %s;", ptx_reg_name(d[i], dn), ptx_reg_name(p[i], pn), tn);
+    }
+    return true;
+}
+
+/* ---- elementwise ops and casts, slot by slot -------------------------------------- */
+
+static bool emit_elementwise_op(ptx_emitter *e, const ir_op *op)
+{
+    ir_type t = ir_value_type(e->m, op->results[0]);
+    ir_dtype dt = op->kind == IR_CMP ? elem_dtype(e, op->operands[0]) : (ir_dtype)t.dtype;
+    const ir_attr *pred = ir_attr_get(op, "predicate");
+    const char *predicate = pred && pred->kind == ATTR_STR ? pred->s : NULL;
+    ptx_reg *srcs[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < op->noperands && i < 3; i++)
+        srcs[i] = ptx_regs(e, op->operands[i]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int j = 0; j < ptx_slots(t); j++) {
+        ptx_reg in[3] = {0, 0, 0};
+        for (int i = 0; i < op->noperands && i < 3; i++)
+            in[i] = srcs[i][j];
+        if (!ptx_emit_elementwise(e, op->kind, predicate, dt, d[j], in))
+            return false;
+    }
+    return true;
+}
+
+static bool emit_cast(ptx_emitter *e, const ir_op *op)
+{
+    ir_type t = ir_value_type(e->m, op->results[0]);
+    ir_dtype from = elem_dtype(e, op->operands[0]);
+    ptx_reg *s = ptx_regs(e, op->operands[0]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int j = 0; j < ptx_slots(t); j++)
+        ptx_emit_cast(e, from, (ir_dtype)t.dtype, d[j], s[j]);
+    return true;
+}
+
+/* ---- threads and blocks ------------------------------------------------------------- */
+
+static bool emit_special(ptx_emitter *e, const ir_op *op, const char *reg)
+{
+    int64_t axis = op->kind == IR_SIMT_THREAD_ID ? 0 : int_attr(e, op, "axis", 0, true);
+    if (axis < 0 || axis > 2)
+        sw_unreachable(e->d, "%s axis %lld is outside 0..2", ir_ops[op->kind].name, (long long)axis);
+    char d[16];
+    ptx_line(e, "mov.u32 %s, %%%s.%c;", ptx_reg_name(ptx_define(e, op->results[0])[0], d), reg,
+             "xyz"[axis]);
+    return true;
+}
+
+static bool emit_thread_id(ptx_emitter *e, const ir_op *op) { return emit_special(e, op, "tid"); }
+static bool emit_block_id(ptx_emitter *e, const ir_op *op) { return emit_special(e, op, "ctaid"); }
+static bool emit_grid_dim(ptx_emitter *e, const ir_op *op) { return emit_special(e, op, "nctaid"); }
+
+/* Slot j = start + (tid mod (len/V)) * V + j. */
+static bool emit_tile_index(ptx_emitter *e, const ir_op *op)
+{
+    int64_t len = int_attr(e, op, "len", 0, true), start = int_attr(e, op, "start", 0, false);
+    int v = ptx_slots(ir_value_type(e->m, op->results[0]));
+    int64_t lanes = len / v;
+    if (len < 1 || lanes < 1 || lanes * v != len)
+        sw_unreachable(e->d, "simt.tile_index len %lld does not split into %d slots", (long long)len, v);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    char tid[16], base[16], dn[16];
+    ptx_reg_name(ptx_new_reg(e, RC_B32), tid);
+    ptx_reg_name(ptx_new_reg(e, RC_B32), base);
+    ptx_line(e, "mov.u32 %s, %%tid.x;", tid);
+    if ((lanes & (lanes - 1)) == 0)
+        ptx_line(e, "and.b32 %s, %s, %lld;", tid, tid, (long long)(lanes - 1));
+    else
+        ptx_line(e, "rem.u32 %s, %s, %lld;", tid, tid, (long long)lanes);
+    ptx_line(e, "mad.lo.s32 %s, %s, %d, %lld;", base, tid, v, (long long)start);
+    for (int j = 0; j < v; j++)
+        ptx_line(e, "add.s32 %s, %s, %d;", ptx_reg_name(d[j], dn), base, j);
+    return true;
+}
+
+/* ---- memory ----------------------------------------------------------------------------- */
+
+/* The ld/st type of one element (i1 travels as a byte through a b32). */
+static const char *mem_type(ir_dtype dt, bool load)
+{
+    switch (dt) {
+    case DT_I8: return load ? "s8" : "u8";
+    case DT_I1: case DT_U8: return "u8";
+    case DT_I32: return "s32";
+    case DT_I64: return "s64";
+    case DT_F16: case DT_BF16: return "b16";
+    case DT_F32: return "f32";
+    default: return "f64";
+    }
+}
+
+/* `guard` is "" or "@%pN " (a predicated access). */
+static void load_elem(ptx_emitter *e, const char *guard, const char *space, ir_dtype dt, ptx_reg dst,
+                      const char *addr)
+{
+    char dn[16], tn[16];
+    ptx_reg_name(dst, dn);
+    if (dt == DT_I1) {
+        ptx_reg_name(ptx_new_reg(e, RC_B32), tn);
+        ptx_line(e, "%sld.%s.u8 %s, [%s];", guard, space, tn, addr);
+        ptx_line(e, "%ssetp.ne.s32 %s, %s, 0;", guard, dn, tn);
+    } else {
+        ptx_line(e, "%sld.%s.%s %s, [%s];", guard, space, mem_type(dt, true), dn, addr);
+    }
+}
+
+static void store_elem(ptx_emitter *e, const char *guard, const char *space, ir_dtype dt, ptx_reg val,
+                       const char *addr)
+{
+    char vn[16], tn[16];
+    ptx_reg_name(val, vn);
+    if (dt == DT_I1) {
+        ptx_reg_name(ptx_new_reg(e, RC_B32), tn);
+        ptx_line(e, "selp.b32 %s, 1, 0, %s;", tn, vn);
+        ptx_line(e, "%sst.%s.u8 [%s], %s;", guard, space, addr, tn);
+    } else {
+        ptx_line(e, "%sst.%s.%s [%s], %s;", guard, space, mem_type(dt, false), addr, vn);
+    }
+}
+
+static const char *guard_of(ptx_reg mask, char buf[24])
+{
+    char m[16];
+    if (!mask)
+        return "";
+    snprintf(buf, 24, "@%s ", ptx_reg_name(mask, m));
+    return buf;
+}
+
+/* The per-slot path of slots [first, first+n): masked-off slots of a load
+ * keep `other`. */
+static void access_slots(ptx_emitter *e, bool load, ir_dtype dt, int first, int n, const ptx_reg *ptrs,
+                         const ptx_reg *vals, const ptx_reg *mask, const ptx_reg *other)
+{
+    for (int j = first; j < first + n; j++) {
+        char g[24], addr[16];
+        ptx_reg_name(ptrs[j], addr);
+        const char *guard = guard_of(mask ? mask[j] : 0, g);
+        if (load && other)
+            ptx_mov(e, vals[j], other[j]);
+        if (load)
+            load_elem(e, guard, "global", dt, vals[j], addr);
+        else
+            store_elem(e, guard, "global", dt, vals[j], addr);
+    }
+}
+
+/* "ld.global.v4.f32 {a, b, c, d}, [base+off];" and the store alike. */
+static void vector_access(ptx_emitter *e, bool load, const char *ty, int n, const ptx_reg *regs,
+                          const char *base, int off)
+{
+    char list[160] = "", rn[16];
+    size_t len = 0;
+    for (int j = 0; j < n; j++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "",
+                                ptx_reg_name(regs[j], rn));
+    char shape[16] = "", operand[176];
+    if (n > 1) {
+        snprintf(shape, sizeof shape, ".v%d", n);
+        snprintf(operand, sizeof operand, "{%s}", list);
+    } else {
+        snprintf(operand, sizeof operand, "%s", list);
+    }
+    if (load)
+        ptx_line(e, "ld.global%s.%s %s, [%s+%d];", shape, ty, operand, base, off);
+    else
+        ptx_line(e, "st.global%s.%s [%s+%d], %s;", shape, ty, base, off, operand);
+}
+
+/* Bytes or halves of b32 `word` <-> elements vals[0..per-1]. */
+static void unpack_word(ptx_emitter *e, ir_dtype dt, ptx_reg word, const ptx_reg *vals, int per)
+{
+    char w[16], a[16], b[16], t[16];
+    ptx_reg_name(word, w);
+    if (ir_dtypes[dt].bytes == 2) {
+        ptx_line(e, "mov.b32 {%s, %s}, %s;", ptx_reg_name(vals[0], a), ptx_reg_name(vals[1], b), w);
+        return;
+    }
+    for (int j = 0; j < per; j++) {
+        ptx_reg_name(vals[j], a);
+        if (dt == DT_I1) {
+            ptx_reg_name(ptx_new_reg(e, RC_B32), t);
+            ptx_line(e, "bfe.u32 %s, %s, %d, 8;", t, w, 8 * j);
+            ptx_line(e, "setp.ne.s32 %s, %s, 0;", a, t);
+        } else {
+            ptx_line(e, "bfe.%s32 %s, %s, %d, 8;", dt == DT_I8 ? "s" : "u", a, w, 8 * j);
+        }
+    }
+}
+
+static void pack_word(ptx_emitter *e, ir_dtype dt, ptx_reg word, const ptx_reg *vals, int per)
+{
+    char w[16], a[16], b[16];
+    ptx_reg_name(word, w);
+    if (ir_dtypes[dt].bytes == 2) {
+        ptx_line(e, "mov.b32 %s, {%s, %s};", w, ptx_reg_name(vals[0], a), ptx_reg_name(vals[1], b));
+        return;
+    }
+    ptx_line(e, "mov.b32 %s, 0;", w);
+    for (int j = 0; j < per; j++) {
+        ptx_reg_name(vals[j], a);
+        if (dt == DT_I1) {
+            ptx_reg_name(ptx_new_reg(e, RC_B32), b);
+            ptx_line(e, "selp.b32 %s, 1, 0, %s;", b, a);
+            memcpy(a, b, sizeof a);
+        }
+        ptx_line(e, "bfi.b32 %s, %s, %s, %d, 8;", w, a, w, 8 * j);
+    }
+}
+
+/* One aligned, fully unmasked group of k slots as accesses of up to 16
+ * bytes. Elements of 1 or 2 bytes travel packed in b32 words (a lone pair
+ * of bytes in one u16). */
+static void access_group_vector(ptx_emitter *e, bool load, ir_dtype dt, int first, int k,
+                                const ptx_reg *ptrs, const ptx_reg *vals)
+{
+    int eb = ir_dtypes[dt].bytes, total = k * eb, chunk = total < 16 ? total : 16;
+    char base[16];
+    ptx_reg_name(ptrs[first], base);
+    for (int off = 0; off < total; off += chunk) {
+        const ptx_reg *v = vals + first + off / eb;
+        if (eb >= 4) {
+            vector_access(e, load, mem_type(dt, load), chunk / eb, v, base, off);
+            continue;
+        }
+        int nwords = chunk < 4 ? 1 : chunk / 4, per = chunk < 4 ? chunk / eb : 4 / eb;
+        ptx_reg words[4];
+        for (int i = 0; i < nwords; i++)
+            words[i] = ptx_new_reg(e, RC_B32);
+        const char *ty = chunk < 4 ? "u16" : "b32";
+        if (!load)
+            for (int i = 0; i < nwords; i++)
+                pack_word(e, dt, words[i], v + i * per, per);
+        vector_access(e, load, ty, nwords, words, base, off);
+        if (load)
+            for (int i = 0; i < nwords; i++)
+                unpack_word(e, dt, words[i], v + i * per, per);
+    }
+}
+
+/* simt.load / simt.store. With vec = k > 1, each group of k slots checks at
+ * run time that all its mask bits are set and its first address is
+ * aligned to k elements, and then takes one wide access instead of k
+ * predicated ones. */
+static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
+{
+    ir_type pt = ir_value_type(e->m, op->operands[0]);
+    ir_dtype dt = (ir_dtype)pt.dtype;
+    int slots = ptx_slots(pt);
+    ptx_reg *ptrs = ptx_regs(e, op->operands[0]);
+    ptx_reg *vals, *mask = NULL, *other = NULL;
+    if (load) {
+        vals = ptx_define(e, op->results[0]);
+        if (op->noperands == 3) {
+            mask = ptx_regs(e, op->operands[1]);
+            other = ptx_regs(e, op->operands[2]);
+        }
+    } else {
+        vals = ptx_regs(e, op->operands[1]);
+        if (op->noperands == 3)
+            mask = ptx_regs(e, op->operands[2]);
+    }
+    int64_t k = int_attr(e, op, "vec", 1, false);
+    if (k <= 1 || slots < 2) {
+        access_slots(e, load, dt, 0, slots, ptrs, vals, mask, other);
+        return true;
+    }
+    if ((k & (k - 1)) || slots % k)
+        sw_unreachable(e->d, "%s vec = %lld does not split %d slots into aligned groups",
+                       ir_ops[op->kind].name, (long long)k, slots);
+    int eb = ir_dtypes[dt].bytes;
+    for (int first = 0; first < slots; first += (int)k) {
+        char t[16], p[16], m[16], base[16];
+        ptx_reg_name(ptx_new_reg(e, RC_B64), t);
+        ptx_reg_name(ptx_new_reg(e, RC_PRED), p);
+        ptx_line(e, "and.b64 %s, %s, %lld;", t, ptx_reg_name(ptrs[first], base), (long long)(k * eb - 1));
+        ptx_line(e, "setp.eq.s64 %s, %s, 0;", p, t);
+        for (int j = first; mask && j < first + k; j++)
+            ptx_line(e, "and.pred %s, %s, %s;", p, p, ptx_reg_name(mask[j], m));
+        int slow = ptx_new_label(e), done = ptx_new_label(e);
+        ptx_line(e, "@!%s bra $L__%d;", p, slow);
+        access_group_vector(e, load, dt, first, (int)k, ptrs, vals);
+        ptx_line(e, "bra $L__%d;", done);
+        ptx_label(e, slow);
+        access_slots(e, load, dt, first, (int)k, ptrs, vals, mask, other);
+        ptx_label(e, done);
+    }
+    return true;
+}
+
+static bool emit_load(ptx_emitter *e, const ir_op *op) { return emit_memory(e, op, true); }
+static bool emit_store(ptx_emitter *e, const ir_op *op) { return emit_memory(e, op, false); }
+
+/* ---- reductions, shuffles, shared memory, barriers ---------------------------------- */
+
+/* simt.vreduce: this thread's slots combined in slot order, in the
+ * result's dtype (f16/bf16 slots may be summed into an f32 result). */
+static bool emit_vreduce(ptx_emitter *e, const ir_op *op)
+{
+    const ir_attr *kind = ir_attr_get(op, "kind");
+    static const struct { const char *name; ir_op_kind op; } combines[] = {
+        {"sum", IR_ADD}, {"prod", IR_MUL}, {"max", IR_MAXIMUM}, {"min", IR_MINIMUM},
+    };
+    ir_op_kind combine = IR_OP_COUNT;
+    for (size_t i = 0; i < sizeof combines / sizeof combines[0]; i++)
+        if (kind && kind->kind == ATTR_STR && !strcmp(kind->s, combines[i].name))
+            combine = combines[i].op;
+    if (combine == IR_OP_COUNT)
+        sw_unreachable(e->d, "simt.vreduce without a kind of sum, prod, max or min");
+    ir_type in = ir_value_type(e->m, op->operands[0]);
+    ir_dtype from = (ir_dtype)in.dtype, to = elem_dtype(e, op->results[0]);
+    ptx_reg *x = ptx_regs(e, op->operands[0]);
+    ptx_reg acc = x[0];
+    if (from != to) {
+        acc = ptx_new_reg(e, ptx_dtype_class(to));
+        ptx_emit_cast(e, from, to, acc, x[0]);
+    }
+    for (int j = 1; j < ptx_slots(in); j++) {
+        ptx_reg v = x[j];
+        if (from != to) {
+            v = ptx_new_reg(e, ptx_dtype_class(to));
+            ptx_emit_cast(e, from, to, v, x[j]);
+        }
+        ptx_reg next = ptx_new_reg(e, ptx_dtype_class(to));
+        ptx_reg pair[2] = {acc, v};
+        if (!ptx_emit_elementwise(e, combine, NULL, to, next, pair))
+            return false;
+        acc = next;
+    }
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    ptx_mov(e, d[0], acc);
+    return true;
+}
+
+static void shuffle32(ptx_emitter *e, ptx_reg dst, ptx_reg src, int64_t offset)
+{
+    char d[16], s[16];
+    ptx_line(e, "shfl.sync.bfly.b32 %s, %s, %lld, 0x1f, 0xffffffff;", ptx_reg_name(dst, d),
+             ptx_reg_name(src, s), (long long)offset);
+}
+
+/* simt.shfl_xor: all 32 lanes exchange; 64-bit values as two halves,
+ * narrower ones (not produced by lower-simt) widened to b32. */
+static bool emit_shfl_xor(ptx_emitter *e, const ir_op *op)
+{
+    int64_t offset = int_attr(e, op, "offset", 0, true);
+    if (offset < 1 || offset > 31)
+        sw_unreachable(e->d, "simt.shfl_xor offset %lld is outside 1..31", (long long)offset);
+    ir_type t = ir_value_type(e->m, op->operands[0]);
+    ptx_reg *s = ptx_regs(e, op->operands[0]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int j = 0; j < ptx_slots(t); j++) {
+        ptx_class cls = PTX_REG_CLASS(s[j]);
+        if (cls == RC_B32 || cls == RC_F32) {
+            shuffle32(e, d[j], s[j], offset);
+            continue;
+        }
+        char a[16], b[16], c[16];
+        ptx_reg lo = ptx_new_reg(e, RC_B32), lo2 = ptx_new_reg(e, RC_B32);
+        if (cls == RC_B64 || cls == RC_F64) {
+            ptx_reg hi = ptx_new_reg(e, RC_B32), hi2 = ptx_new_reg(e, RC_B32);
+            ptx_line(e, "mov.b64 {%s, %s}, %s;", ptx_reg_name(lo, a), ptx_reg_name(hi, b),
+                     ptx_reg_name(s[j], c));
+            shuffle32(e, lo2, lo, offset);
+            shuffle32(e, hi2, hi, offset);
+            ptx_line(e, "mov.b64 %s, {%s, %s};", ptx_reg_name(d[j], c), ptx_reg_name(lo2, a),
+                     ptx_reg_name(hi2, b));
+        } else if (cls == RC_B16) {
+            ptx_line(e, "cvt.u32.u16 %s, %s;", ptx_reg_name(lo, a), ptx_reg_name(s[j], b));
+            shuffle32(e, lo2, lo, offset);
+            ptx_line(e, "cvt.u16.u32 %s, %s;", ptx_reg_name(d[j], b), ptx_reg_name(lo2, a));
+        } else {
+            ptx_line(e, "selp.b32 %s, 1, 0, %s;", ptx_reg_name(lo, a), ptx_reg_name(s[j], b));
+            shuffle32(e, lo2, lo, offset);
+            ptx_line(e, "setp.ne.s32 %s, %s, 0;", ptx_reg_name(d[j], b), ptx_reg_name(lo2, a));
+        }
+    }
+    return true;
+}
+
+/* The shared address of element `index` (i32) of size `bytes`, before the
+ * op's constant byte offset (which rides in the address as [a+offset]). */
+static ptx_reg smem_address(ptx_emitter *e, const ir_op *op, ptx_reg index, int bytes)
+{
+    if (!e->smem_name)
+        sw_unreachable(e->d, "%s in a function without simt.smem_bytes", ir_ops[op->kind].name);
+    ptx_reg a = ptx_new_reg(e, RC_B32);
+    char an[16], in[16], bn[16];
+    ptx_line(e, "mad.lo.s32 %s, %s, %d, %s;", ptx_reg_name(a, an), ptx_reg_name(index, in), bytes,
+             ptx_reg_name(e->smem_base, bn));
+    return a;
+}
+
+static bool emit_smem_store(ptx_emitter *e, const ir_op *op)
+{
+    ir_dtype dt = elem_dtype(e, op->operands[1]);
+    int64_t offset = int_attr(e, op, "offset", 0, false);
+    ptx_reg a = smem_address(e, op, ptx_regs(e, op->operands[0])[0], ir_dtypes[dt].bytes);
+    char g[24], addr[40], an[16];
+    snprintf(addr, sizeof addr, "%s+%lld", ptx_reg_name(a, an), (long long)offset);
+    ptx_reg mask = op->noperands == 3 ? ptx_regs(e, op->operands[2])[0] : 0;
+    store_elem(e, guard_of(mask, g), "shared", dt, ptx_regs(e, op->operands[1])[0], addr);
+    return true;
+}
+
+static bool emit_smem_load(ptx_emitter *e, const ir_op *op)
+{
+    ir_dtype dt = elem_dtype(e, op->results[0]);
+    int64_t offset = int_attr(e, op, "offset", 0, false);
+    ptx_reg a = smem_address(e, op, ptx_regs(e, op->operands[0])[0], ir_dtypes[dt].bytes);
+    char addr[40], an[16];
+    snprintf(addr, sizeof addr, "%s+%lld", ptx_reg_name(a, an), (long long)offset);
+    load_elem(e, "", "shared", dt, ptx_define(e, op->results[0])[0], addr);
+    return true;
+}
+
+static bool emit_barrier(ptx_emitter *e, const ir_op *op)
+{
+    (void)op;
+    ptx_line(e, "bar.sync 0;");
+    return true;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+static const op_emitter emitters[IR_OP_COUNT] = {
+    [IR_CONSTANT] = emit_constant,
+    [IR_SPLAT] = emit_splat,
+    [IR_CAST] = emit_cast,
+    [IR_ADDPTR] = emit_addptr,
+    [IR_ADD] = emit_elementwise_op,
+    [IR_SUB] = emit_elementwise_op,
+    [IR_MUL] = emit_elementwise_op,
+    [IR_DIV] = emit_elementwise_op,
+    [IR_FLOORDIV] = emit_elementwise_op,
+    [IR_MOD] = emit_elementwise_op,
+    [IR_MINIMUM] = emit_elementwise_op,
+    [IR_MAXIMUM] = emit_elementwise_op,
+    [IR_AND] = emit_elementwise_op,
+    [IR_OR] = emit_elementwise_op,
+    [IR_XOR] = emit_elementwise_op,
+    [IR_SHL] = emit_elementwise_op,
+    [IR_SHR] = emit_elementwise_op,
+    [IR_CMP] = emit_elementwise_op,
+    [IR_SELECT] = emit_elementwise_op,
+    [IR_NEG] = emit_elementwise_op,
+    [IR_NOT] = emit_elementwise_op,
+    [IR_ABS] = emit_elementwise_op,
+    [IR_EXP] = emit_elementwise_op,
+    [IR_EXP2] = emit_elementwise_op,
+    [IR_LOG] = emit_elementwise_op,
+    [IR_LOG2] = emit_elementwise_op,
+    [IR_SQRT] = emit_elementwise_op,
+    [IR_RSQRT] = emit_elementwise_op,
+    [IR_FLOOR] = emit_elementwise_op,
+    [IR_CEIL] = emit_elementwise_op,
+    [IR_SIN] = emit_elementwise_op,
+    [IR_COS] = emit_elementwise_op,
+    [IR_SIGMOID] = emit_elementwise_op,
+    [IR_SIMT_THREAD_ID] = emit_thread_id,
+    [IR_SIMT_BLOCK_ID] = emit_block_id,
+    [IR_SIMT_GRID_DIM] = emit_grid_dim,
+    [IR_SIMT_TILE_INDEX] = emit_tile_index,
+    [IR_SIMT_LOAD] = emit_load,
+    [IR_SIMT_STORE] = emit_store,
+    [IR_SIMT_VREDUCE] = emit_vreduce,
+    [IR_SIMT_SHFL_XOR] = emit_shfl_xor,
+    [IR_SIMT_SMEM_STORE] = emit_smem_store,
+    [IR_SIMT_SMEM_LOAD] = emit_smem_load,
+    [IR_SIMT_BARRIER] = emit_barrier,
+};
+
+bool ptx_emit_simple_op(ptx_emitter *e, const ir_op *op)
+{
+    op_emitter emit = op->kind < IR_OP_COUNT ? emitters[op->kind] : NULL;
+    if (!emit) {
+        sw_unreachable(e->d, "the PTX emitter cannot render '%s' (not an op of SIMT IR)",
+                       op->kind < IR_OP_COUNT ? ir_ops[op->kind].name : "?");
+        return false;
+    }
+    return emit(e, op);
+}

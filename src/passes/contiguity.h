@@ -1,0 +1,34 @@
+/* contiguity.h - which tiles hold runs of consecutive integers or addresses.
+ *
+ * For every tile value of integer or pointer elements, the analysis records
+ * its run length c: positions [k*c, (k+1)*c) of the tile hold consecutive
+ * values (x, x+1, ..., or for pointers consecutive elements), for every k.
+ * c = 1 promises nothing. Separately it records whether a tile is uniform
+ * (all its elements equal: splats, constants and elementwise ops on them).
+ * lower-simt turns runs into the `vec` promise of simt.load / simt.store.
+ *
+ * Rules (docs/simt.md, "Contiguity"): sw.arange of N elements: N; a splat
+ * or constant: 1 and uniform; add of a value and a uniform tile (either
+ * order), sub of a uniform tile from a value, and sw.addptr of a value and a
+ * uniform tile (either operand uniform): the value's run; a widening integer
+ * cast (not from i1): unchanged; anything else (block arguments, loads,
+ * selects, narrowing casts, products): 1.
+ */
+#ifndef SWAGE_PASSES_CONTIGUITY_H
+#define SWAGE_PASSES_CONTIGUITY_H
+
+#include "../ir/ir.h"
+
+typedef struct contiguity {
+    int32_t *run;     /* per value: run length (>= 1) */
+    uint8_t *uniform; /* per value: every element equal */
+    int32_t nvalues;  /* values that existed when the analysis ran */
+} contiguity;
+
+/* Analyses every op of `func` (a semantic func.func) into arrays allocated
+ * in the module arena. Requires verified IR. False only when out of memory. */
+bool contiguity_analyze(ir_module *m, const ir_op *func, contiguity *out);
+/* The run length of v; 1 for values created after the analysis. */
+int32_t contiguity_run(const contiguity *c, ir_value v);
+
+#endif

@@ -1,0 +1,553 @@
+/* lower_simt.c - requires a verified semantic module; guarantees a verified
+ * SIMT module (docs/simt.md) that computes the same thing, rewritten in
+ * place: every func.func gets simt.num_threads and simt.smem_bytes, tiles
+ * become per-thread vectors, and grid queries, aranges, loads, stores and
+ * reductions become simt.* ops. Functions that already carry
+ * simt.num_threads are left alone. Breaks the semantic executor's ability
+ * to run the module (callers lower a clone when they need both).
+ *
+ * The walk: (1) check that every tile length is a power of two and find the
+ * longest tile, which fixes T; (2) analyse contiguity on the semantic IR;
+ * (3) retype every tile value to vector<VxT>, V = max(1, N / T) (elementwise
+ * ops, constants, splats, sw.for / sw.if results and block arguments need
+ * nothing else); (4) rewrite the ops that speak of the grid, the whole
+ * tile, or memory. */
+#include "contiguity.h"
+#include "passes.h"
+#include "../ir/scalar.h"
+
+#include <string.h>
+
+enum {
+    SIMT_MIN_THREADS = 32,
+    SIMT_MAX_THREADS = 128,
+    SIMT_WARP = 32,
+    /* The reduction scratch: one 8-byte slot per warp of the largest CTA. */
+    SIMT_REDUCE_SCRATCH = 32 * 8,
+};
+
+/* The state of lowering one func.func. */
+typedef struct lowerer {
+    ir_module *m;
+    diag *d;
+    ir_op *func;
+    int32_t threads;       /* T: simt.num_threads */
+    bool uses_scratch;     /* some reduction went through shared memory */
+    ir_type *semantic;     /* the types values had before the pass (tiles) */
+    int32_t nsemantic;     /* values that existed before the pass */
+    contiguity contig;
+    ir_value thread_id;    /* simt.thread_id at the top of the body, or IR_NO_VALUE */
+} lowerer;
+
+static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+static int32_t next_pow2(int32_t x)
+{
+    int32_t p = 1;
+    while (p < x)
+        p *= 2;
+    return p;
+}
+
+/* T = clamp(next_pow2(maxN / 4), 32, 128): four or more slots per thread
+ * once tiles are long (BLOCK = 1024 -> 128 threads x 8 slots), one warp for
+ * short ones (BLOCK = 128 -> 32 threads x 4 slots). */
+static int32_t choose_threads(int32_t max_len)
+{
+    int32_t t = next_pow2(max_len / 4);
+    return t < SIMT_MIN_THREADS ? SIMT_MIN_THREADS : t > SIMT_MAX_THREADS ? SIMT_MAX_THREADS : t;
+}
+
+/* ---- layout --------------------------------------------------------------- */
+
+static int32_t tile_len(const lowerer *lw, ir_value v)
+{
+    if (v < 0 || v >= lw->nsemantic || lw->semantic[v].kind != TY_TILE) {
+        sw_unreachable(lw->d, "lower-simt: value %d was not a tile before the pass", (int)v);
+        return 1;
+    }
+    return lw->semantic[v].len;
+}
+
+static int32_t slots_of(const lowerer *lw, int32_t n) { return n > lw->threads ? n / lw->threads : 1; }
+
+static ir_type simt_type(const lowerer *lw, ir_type t)
+{
+    if (t.kind != TY_TILE)
+        return t;
+    t.kind = TY_VEC;
+    t.len = slots_of(lw, t.len);
+    return t;
+}
+
+/* ---- builders ------------------------------------------------------------- */
+
+/* Builders: each creates one op right before `pos`, at pos's location. */
+static ir_op *emit_op(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
+                      const ir_type *results, int nresults)
+{
+    ir_op *op = ir_op_create(lw->m, kind, pos->loc, operands, n, results, nresults, 0);
+    ir_insert_before(pos, op);
+    return op;
+}
+
+static ir_value emit(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
+                     ir_type result)
+{
+    return emit_op(lw, pos, kind, operands, n, &result, 1)->results[0];
+}
+
+static ir_op *def_of(const lowerer *lw, ir_value v) { return lw->m->values[v].def; }
+
+static ir_value const_scalar(lowerer *lw, ir_op *pos, ir_dtype dt, ir_scalar value)
+{
+    ir_value c = emit(lw, pos, IR_CONSTANT, NULL, 0, ir_type_scalar(dt));
+    ir_op *op = def_of(lw, c);
+    if (dt == DT_I1)
+        ir_attr_set_bool(lw->m, op, "value", value.i != 0);
+    else if (ir_dtype_is_float(dt))
+        ir_attr_set_float(lw->m, op, "value", ir_type_scalar(dt), value.f);
+    else
+        ir_attr_set_int(lw->m, op, "value", ir_type_scalar(dt), value.i);
+    return c;
+}
+
+static ir_value const_i32(lowerer *lw, ir_op *pos, int32_t value)
+{
+    return const_scalar(lw, pos, DT_I32, (ir_scalar){.i = value});
+}
+
+static ir_value binary(lowerer *lw, ir_op *pos, ir_op_kind kind, ir_value a, ir_value b)
+{
+    ir_value operands[2] = {a, b};
+    return emit(lw, pos, kind, operands, 2, ir_value_type(lw->m, a));
+}
+
+static ir_value cmp(lowerer *lw, ir_op *pos, const char *predicate, ir_value a, ir_value b)
+{
+    ir_value operands[2] = {a, b};
+    ir_type t = ir_type_like(ir_value_type(lw->m, a), ir_type_scalar(DT_I1));
+    ir_value r = emit(lw, pos, IR_CMP, operands, 2, t);
+    ir_attr_set_str(lw->m, def_of(lw, r), "predicate", predicate);
+    return r;
+}
+
+static ir_value cast(lowerer *lw, ir_op *pos, ir_value x, ir_type to)
+{
+    return emit(lw, pos, IR_CAST, &x, 1, to);
+}
+
+/* sw.splat of a scalar or pointer to `slots` slots. */
+static ir_value splat(lowerer *lw, ir_op *pos, ir_value x, int32_t slots)
+{
+    ir_type t = ir_type_like(ir_type_vec(DT_I32, slots), ir_value_type(lw->m, x));
+    return emit(lw, pos, IR_SPLAT, &x, 1, t);
+}
+
+/* simt.thread_id, created once per function as the first op of its body. */
+static ir_value thread_id(lowerer *lw)
+{
+    if (lw->thread_id == IR_NO_VALUE) {
+        ir_type i32 = ir_type_scalar(DT_I32);
+        ir_op *op = ir_op_create(lw->m, IR_SIMT_THREAD_ID, lw->func->loc, NULL, 0, &i32, 1, 0);
+        ir_insert_before(ir_func_body(lw->func)->first, op);
+        lw->thread_id = op->results[0];
+    }
+    return lw->thread_id;
+}
+
+/* i1: this thread owns its slots of a tile of n elements (tid < N / V);
+ * IR_NO_VALUE when every thread is an owner. */
+static ir_value owner_mask(lowerer *lw, ir_op *pos, int32_t n)
+{
+    int32_t owners = n / slots_of(lw, n);
+    if (owners >= lw->threads)
+        return IR_NO_VALUE;
+    return cmp(lw, pos, "lt", thread_id(lw), const_i32(lw, pos, owners));
+}
+
+/* Replaces every use of op's result by v and drops op. */
+static void replace_op(lowerer *lw, ir_op *op, ir_value v)
+{
+    ir_replace_all_uses(lw->m, op->results[0], v);
+    ir_op_unlink(op);
+}
+
+/* ---- step 1: what can be lowered, and T ------------------------------------ */
+
+static bool check_tile(lowerer *lw, const ir_op *op, ir_value v, int32_t *max_len)
+{
+    ir_type t = ir_value_type(lw->m, v);
+    if (t.kind != TY_TILE)
+        return true;
+    if (!is_pow2(t.len)) {
+        diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                      "lower-simt: '%s' has a tile of %d elements; the SIMT layout needs "
+                      "power-of-two tile lengths", ir_ops[op->kind].name, (int)t.len);
+        return false;
+    }
+    if (t.len > *max_len)
+        *max_len = t.len;
+    return true;
+}
+
+/* simt.tile_index holds i32 indices: start .. end - 1 must fit. */
+static bool check_arange(lowerer *lw, const ir_op *op)
+{
+    int64_t start = ir_attr_get(op, "start")->i, end = ir_attr_get(op, "end")->i;
+    if (start >= INT32_MIN && end - 1 <= INT32_MAX)
+        return true;
+    diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                  "lower-simt: 'sw.arange' [%lld, %lld) does not fit in i32", (long long)start,
+                  (long long)end);
+    return false;
+}
+
+/* Checks everything the lowering could refuse before anything changes, so
+ * a failure leaves the module as it was. */
+static bool scan_tiles(lowerer *lw, const ir_block *b, int32_t *max_len)
+{
+    for (const ir_op *op = b->first; op; op = op->next) {
+        if (op->kind == IR_ARANGE && !check_arange(lw, op))
+            return false;
+        for (int i = 0; i < op->nresults; i++)
+            if (!check_tile(lw, op, op->results[i], max_len))
+                return false;
+        for (int r = 0; r < op->nregions; r++) {
+            const ir_block *inner = op->regions[r];
+            for (int i = 0; i < inner->nargs; i++)
+                if (!check_tile(lw, op, inner->args[i], max_len))
+                    return false;
+            if (!scan_tiles(lw, inner, max_len))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* ---- step 3: retyping -------------------------------------------------------- */
+
+static void retype_value(lowerer *lw, ir_value v)
+{
+    lw->m->values[v].type = simt_type(lw, lw->m->values[v].type);
+}
+
+static void retype_block(lowerer *lw, const ir_block *b)
+{
+    for (int i = 0; i < b->nargs; i++)
+        retype_value(lw, b->args[i]);
+    for (const ir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nresults; i++)
+            retype_value(lw, op->results[i]);
+        for (int r = 0; r < op->nregions; r++)
+            retype_block(lw, op->regions[r]);
+    }
+}
+
+/* ---- step 4: ops ------------------------------------------------------------- */
+
+/* sw.arange {start, end} -> simt.tile_index {len = end - start, start}
+ * (scan_tiles checked that the range fits in i32). */
+static void lower_arange(lowerer *lw, ir_op *op)
+{
+    int64_t start = ir_attr_get(op, "start")->i, end = ir_attr_get(op, "end")->i;
+    op->kind = IR_SIMT_TILE_INDEX;
+    op->nattrs = 0;
+    ir_attr_set_int(lw->m, op, "len", ir_type_scalar(DT_I32), end - start);
+    ir_attr_set_int(lw->m, op, "start", ir_type_scalar(DT_I32), start);
+}
+
+/* The `vec` promise of an access through the pointer vector ptr: the
+ * largest power of two <= min(V, the pointers' run, 16 bytes / element). */
+static int32_t vec_of(const lowerer *lw, ir_value ptr)
+{
+    ir_type t = ir_value_type(lw->m, ptr);
+    int32_t limit = t.len;
+    int32_t run = contiguity_run(&lw->contig, ptr);
+    int32_t width = 16 / ir_dtypes[t.dtype].bytes;
+    if (run < limit)
+        limit = run;
+    if (width < limit)
+        limit = width;
+    int32_t vec = 1;
+    while (vec * 2 <= limit)
+        vec *= 2;
+    return vec;
+}
+
+static void set_vec(lowerer *lw, ir_op *op, int32_t vec)
+{
+    ir_attr_set_int(lw->m, op, "vec", ir_type_scalar(DT_I32), vec);
+}
+
+/* A tile load keeps its operands; a load through a scalar pointer becomes
+ * a one-slot simt.load in every thread (all read the same address) whose
+ * slot simt.vreduce {kind = "max"} returns unchanged. */
+static void lower_load(lowerer *lw, ir_op *op)
+{
+    ir_value ptr = op->operands[0];
+    if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
+        op->kind = IR_SIMT_LOAD;
+        set_vec(lw, op, vec_of(lw, ptr));
+        return;
+    }
+    ir_value operands[3];
+    for (int i = 0; i < op->noperands; i++)
+        operands[i] = splat(lw, op, op->operands[i], 1);
+    ir_type scalar = ir_value_type(lw->m, op->results[0]);
+    ir_op *load = emit_op(lw, op, IR_SIMT_LOAD, operands, op->noperands,
+                                     (ir_type[]){ir_type_like(ir_type_vec(DT_I32, 1), scalar)}, 1);
+    set_vec(lw, load, 1);
+    ir_value slot = emit(lw, op, IR_SIMT_VREDUCE, load->results, 1, scalar);
+    ir_attr_set_str(lw->m, def_of(lw, slot), "kind", "max");
+    replace_op(lw, op, slot);
+}
+
+/* Stores are made by owners only: replicated copies (tid >= N / V) are
+ * masked off, and a store through a scalar pointer is made by thread 0, as
+ * a one-slot simt.store. */
+static void lower_store(lowerer *lw, ir_op *op)
+{
+    ir_value ptr = op->operands[0], value = op->operands[1];
+    ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
+    ir_type ptr_type = ir_value_type(lw->m, ptr);
+    if (ir_type_is_vec(ptr_type)) {
+        ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
+        if (owner != IR_NO_VALUE) {
+            ir_value owners = splat(lw, op, owner, ptr_type.len);
+            mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
+        }
+        int32_t vec = vec_of(lw, ptr);
+        ir_value operands[3] = {ptr, value, mask};
+        ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
+        op->kind = IR_SIMT_STORE;
+        set_vec(lw, op, vec);
+        return;
+    }
+    ir_value first = cmp(lw, op, "eq", thread_id(lw), const_i32(lw, op, 0));
+    if (mask != IR_NO_VALUE)
+        first = binary(lw, op, IR_AND, mask, first);
+    ir_value operands[3] = {splat(lw, op, ptr, 1), splat(lw, op, value, 1), splat(lw, op, first, 1)};
+    ir_op_set_operands(lw->m, op, operands, 3);
+    op->kind = IR_SIMT_STORE;
+    set_vec(lw, op, 1);
+}
+
+/* ---- sw.reduce ------------------------------------------------------------ */
+
+/* A sw.reduce whose operand is already a vector<VxT> becomes ops, inserted
+ * before it, that compute the reduction over the whole CTA with a uniform
+ * result (the same in every thread): docs/simt.md, "Lowering a reduction".
+ * The caller replaces the sw.reduce by the returned value.
+ *
+ *   1. p = simt.vreduce(x): this thread's slots;
+ *   2. replicated copies (tid >= N / V) replace p by the identity;
+ *   3. p = combine(p, simt.shfl_xor(p, o)) for o = 16, 8, 4, 2, 1;
+ *   4. with W = T / 32 > 1 warps: lane 0 of each warp writes p to
+ *      shared[warp], barrier, every thread combines shared[0 .. W-1] in
+ *      order, barrier (the scratch is free again).
+ *
+ * Shuffles move 32- or 64-bit values, so narrow element types reduce in a
+ * wider accumulator: f16/bf16 in f32 (sums and products round once at the
+ * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
+ * agree modulo 2^8, max/min are exact; an i1 sum keeps bit 0, as i1
+ * arithmetic does). The result is cast back to the element type. */
+static ir_op_kind combine_of(const char *kind)
+{
+    if (!strcmp(kind, "sum"))
+        return IR_ADD;
+    if (!strcmp(kind, "prod"))
+        return IR_MUL;
+    if (!strcmp(kind, "max"))
+        return IR_MAXIMUM;
+    if (!strcmp(kind, "min"))
+        return IR_MINIMUM;
+    return IR_OP_COUNT;
+}
+
+static ir_dtype accumulator_of(ir_dtype dt)
+{
+    switch (dt) {
+    case DT_F16:
+    case DT_BF16: return DT_F32;
+    case DT_I1:
+    case DT_I8:
+    case DT_U8: return DT_I32;
+    default: return dt;
+    }
+}
+
+static ir_value shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset)
+{
+    ir_value q = emit(lw, pos, IR_SIMT_SHFL_XOR, &p, 1, ir_value_type(lw->m, p));
+    ir_attr_set_int(lw->m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
+    return q;
+}
+
+static void barrier(lowerer *lw, ir_op *pos)
+{
+    emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+}
+
+/* Step 4: one partial per warp through shared memory (offset 0, one
+ * element per warp), combined in warp order by every thread. */
+static ir_value combine_warps(lowerer *lw, ir_op *pos, ir_value p, ir_op_kind combine, int32_t warps)
+{
+    ir_module *m = lw->m;
+    ir_type acc = ir_value_type(m, p);
+    ir_value tid = thread_id(lw);
+    ir_value lane = binary(lw, pos, IR_AND, tid, const_i32(lw, pos, SIMT_WARP - 1));
+    ir_value warp = binary(lw, pos, IR_SHR, tid, const_i32(lw, pos, 5));
+    ir_value leader = cmp(lw, pos, "eq", lane, const_i32(lw, pos, 0));
+    ir_value store[3] = {warp, p, leader};
+    ir_op *st = emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
+    ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
+    barrier(lw, pos);
+    ir_value total = IR_NO_VALUE;
+    for (int32_t w = 0; w < warps; w++) {
+        ir_value index = const_i32(lw, pos, w);
+        ir_value part = emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
+        ir_attr_set_int(m, def_of(lw, part), "offset", ir_type_scalar(DT_I32), 0);
+        total = w == 0 ? part : binary(lw, pos, combine, total, part);
+    }
+    barrier(lw, pos);
+    lw->uses_scratch = true;
+    return total;
+}
+
+static ir_value lower_reduce(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    const ir_attr *kind_attr = ir_attr_get(op, "kind");
+    const char *kind = kind_attr->s;
+    ir_op_kind combine = combine_of(kind);
+    if (combine == IR_OP_COUNT) {
+        sw_unreachable(lw->d, "lower-simt: unknown reduction kind '%s'", kind);
+        return IR_NO_VALUE;
+    }
+    ir_value x = op->operands[0];
+    int32_t n = tile_len(lw, x);
+    ir_type xt = ir_value_type(m, x);
+    ir_dtype dt = (ir_dtype)xt.dtype, acc = accumulator_of(dt);
+    ir_type acc_type = ir_type_scalar(acc);
+    if (acc != dt)
+        x = cast(lw, op, x, ir_type_vec(acc, xt.len));
+
+    ir_value p = emit(lw, op, IR_SIMT_VREDUCE, &x, 1, acc_type);
+    ir_attr_set_str(m, def_of(lw, p), "kind", kind);
+
+    ir_value owner = owner_mask(lw, op, n);
+    if (owner != IR_NO_VALUE) {
+        ir_scalar identity;
+        if (!ir_eval_reduce_identity(kind, acc, &identity))
+            sw_unreachable(lw->d, "lower-simt: no identity for '%s' on %s", kind, ir_dtypes[acc].name);
+        ir_value select[3] = {owner, p, const_scalar(lw, op, acc, identity)};
+        p = emit(lw, op, IR_SELECT, select, 3, acc_type);
+    }
+
+    for (int offset = SIMT_WARP / 2; offset >= 1; offset /= 2)
+        p = binary(lw, op, combine, p, shfl_xor(lw, op, p, offset));
+
+    int32_t warps = lw->threads / SIMT_WARP;
+    if (warps > 1)
+        p = combine_warps(lw, op, p, combine, warps);
+
+    if (acc != dt) {
+        if (dt == DT_I1 && combine == IR_ADD)
+            p = binary(lw, op, IR_AND, p, const_i32(lw, op, 1));
+        p = cast(lw, op, p, ir_type_scalar(dt));
+    }
+    return p;
+}
+
+static bool lower_block(lowerer *lw, ir_block *b);
+
+static bool lower_op(lowerer *lw, ir_op *op)
+{
+    for (int r = 0; r < op->nregions; r++)
+        if (!lower_block(lw, op->regions[r]))
+            return false;
+    switch (op->kind) {
+    case IR_PROGRAM_ID: op->kind = IR_SIMT_BLOCK_ID; return true;
+    case IR_NUM_PROGRAMS: op->kind = IR_SIMT_GRID_DIM; return true;
+    case IR_ARANGE: lower_arange(lw, op); return true;
+    case IR_LOAD: lower_load(lw, op); return true;
+    case IR_STORE: lower_store(lw, op); return true;
+    case IR_REDUCE: replace_op(lw, op, lower_reduce(lw, op)); return true;
+    /* Retyped already; they mean the same slot by slot. */
+    case IR_FOR:
+    case IR_IF:
+    case IR_YIELD:
+    case IR_RETURN:
+    case IR_CONSTANT:
+    case IR_SPLAT: return true;
+    default: break;
+    }
+    if (ir_ops[op->kind].flags & F_ELEM)
+        return true;
+    sw_unreachable(lw->d, "lower-simt: no SIMT lowering for '%s'", ir_ops[op->kind].name);
+    return false;
+}
+
+static bool lower_block(lowerer *lw, ir_block *b)
+{
+    for (ir_op *op = b->first, *next; op; op = next) {
+        next = op->next;
+        if (!lower_op(lw, op))
+            return false;
+    }
+    return true;
+}
+
+/* ---- the pass ------------------------------------------------------------------ */
+
+static bool lower_func(ir_module *m, ir_op *func, diag *d)
+{
+    lowerer lw = {.m = m, .d = d, .func = func, .thread_id = IR_NO_VALUE};
+    ir_block *body = ir_func_body(func);
+    int32_t max_len = 1;
+    if (!scan_tiles(&lw, body, &max_len))
+        return false;
+    lw.threads = choose_threads(max_len);
+    lw.nsemantic = m->nvalues;
+    lw.semantic = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(m->nvalues ? m->nvalues : 1));
+    if (!lw.semantic || !contiguity_analyze(m, func, &lw.contig)) {
+        diag_error(d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    for (int32_t v = 0; v < m->nvalues; v++)
+        lw.semantic[v] = m->values[v].type;
+    retype_block(&lw, body);
+    if (!lower_block(&lw, body))
+        return false;
+    ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);
+    ir_attr_set_int(m, func, "simt.smem_bytes", ir_type_scalar(DT_I32),
+                    lw.uses_scratch ? SIMT_REDUCE_SCRATCH : 0);
+    return true;
+}
+
+static bool lower_module(ir_module *m, diag *d)
+{
+    for (ir_op *f = m->body->first; f; f = f->next)
+        if (f->kind == IR_FUNC && !ir_attr_get(f, "simt.num_threads") && !lower_func(m, f, d))
+            return false;
+    return true;
+}
+
+/* Internal errors land here when the caller installed no bail point (the
+ * pass manager installs one), so the pass never continues past one. */
+bool pass_lower_simt(ir_module *m, diag *d)
+{
+    jmp_buf here;
+    jmp_buf *outer = d->bail;
+    if (!outer) {
+        d->bail = &here;
+        if (setjmp(here)) {
+            d->bail = NULL;
+            return false;
+        }
+    }
+    bool ok = lower_module(m, d);
+    d->bail = outer;
+    return ok && !diag_failed(d);
+}

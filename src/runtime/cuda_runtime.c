@@ -1,0 +1,679 @@
+/* cuda_runtime.c - the CUDA Driver API through dlopen: primary contexts, a module cache per (key, entry, device), launches; every failure is a diag naming the driver's error, the call and the kernel (see cuda_runtime.h). */
+#include "cuda_runtime.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the few driver types and constants we use (from the CUDA Driver API;
+ * declared here so that building needs no cuda.h) ---------------------------- */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr; /* 64-bit builds */
+typedef int CUjit_option;
+
+enum {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CUDA_ERROR_STUB_LIBRARY = 34,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_LAUNCH_FAILED = 719,
+};
+enum { /* CUdevice_attribute */
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+enum { /* CUjit_option */
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+enum { DEFAULT_DYNAMIC_SMEM = 48 * 1024 }; /* what a launch may use without opting in */
+
+/* Entry points, by their exported (versioned) names: cuda.h maps
+ * cuCtxPushCurrent to cuCtxPushCurrent_v2, cuMemAlloc to cuMemAlloc_v2 and
+ * so on; the unversioned cuLaunchKernel and cuStreamSynchronize are the
+ * legacy-default-stream variants (not the _ptsz ones), which is what a
+ * NULL stream must mean here, as in PyTorch. */
+typedef struct driver_api {
+    CUresult (*Init)(unsigned int flags);
+    CUresult (*DeviceGetCount)(int *count);
+    CUresult (*DeviceGet)(CUdevice *device, int ordinal);
+    CUresult (*DeviceGetAttribute)(int *value, int attribute, CUdevice device);
+    CUresult (*DevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice device);
+    CUresult (*CtxPushCurrent)(CUcontext ctx);
+    CUresult (*CtxPopCurrent)(CUcontext *ctx);
+    CUresult (*CtxSynchronize)(void);
+    CUresult (*StreamSynchronize)(CUstream stream);
+    CUresult (*ModuleLoadDataEx)(CUmodule *module, const void *image, unsigned int noptions,
+                                 CUjit_option *options, void **values);
+    CUresult (*ModuleUnload)(CUmodule module);
+    CUresult (*ModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
+    CUresult (*FuncSetAttribute)(CUfunction function, int attribute, int value);
+    CUresult (*LaunchKernel)(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                             unsigned int bx, unsigned int by, unsigned int bz,
+                             unsigned int smem, CUstream stream, void **params, void **extra);
+    CUresult (*MemAlloc)(CUdeviceptr *ptr, size_t bytes);
+    CUresult (*MemFree)(CUdeviceptr ptr);
+    CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+    CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+    CUresult (*GetErrorName)(CUresult error, const char **name);
+    CUresult (*GetErrorString)(CUresult error, const char **text);
+    /* optional (CUDA 12.4+): lets a launch check its parameter count */
+    CUresult (*FuncGetParamInfo)(CUfunction f, size_t index, size_t *offset, size_t *size);
+} driver_api;
+
+typedef struct symbol {
+    const char *name;
+    size_t offset;
+    bool required;
+} symbol;
+
+#define SYM(field, name) {name, offsetof(driver_api, field), true}
+#define OPTIONAL_SYM(field, name) {name, offsetof(driver_api, field), false}
+static const symbol symbols[] = {
+    SYM(Init, "cuInit"),
+    SYM(DeviceGetCount, "cuDeviceGetCount"),
+    SYM(DeviceGet, "cuDeviceGet"),
+    SYM(DeviceGetAttribute, "cuDeviceGetAttribute"),
+    SYM(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+    SYM(CtxPushCurrent, "cuCtxPushCurrent_v2"),
+    SYM(CtxPopCurrent, "cuCtxPopCurrent_v2"),
+    SYM(CtxSynchronize, "cuCtxSynchronize"),
+    SYM(StreamSynchronize, "cuStreamSynchronize"),
+    SYM(ModuleLoadDataEx, "cuModuleLoadDataEx"),
+    SYM(ModuleUnload, "cuModuleUnload"),
+    SYM(ModuleGetFunction, "cuModuleGetFunction"),
+    SYM(FuncSetAttribute, "cuFuncSetAttribute"),
+    SYM(LaunchKernel, "cuLaunchKernel"),
+    SYM(MemAlloc, "cuMemAlloc_v2"),
+    SYM(MemFree, "cuMemFree_v2"),
+    SYM(MemcpyHtoD, "cuMemcpyHtoD_v2"),
+    SYM(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+    SYM(GetErrorName, "cuGetErrorName"),
+    SYM(GetErrorString, "cuGetErrorString"),
+    OPTIONAL_SYM(FuncGetParamInfo, "cuFuncGetParamInfo"),
+};
+#undef SYM
+#undef OPTIONAL_SYM
+
+_Static_assert(sizeof(void *) == sizeof(CUresult (*)(void)), "dlsym results must fit a function pointer");
+
+/* ---- process-wide state ------------------------------------------------------ */
+
+typedef struct device_state {
+    bool ready; /* the fields below are set (under rt_lock) */
+    CUcontext ctx;
+    int sm;
+    int max_grid[3];
+    int max_block;
+    int max_smem_optin;
+} device_state;
+
+typedef struct module_entry {
+    const void *key;
+    int device;
+    char *entry;
+    CUmodule module;
+    CUfunction function;
+    int nparams;              /* -1 when the driver cannot tell */
+    unsigned dyn_smem_limit;  /* dynamic shared memory the function may use now */
+    struct module_entry *next;
+} module_entry;
+
+enum { MODULE_BUCKETS = 256, MESSAGE_MAX = 1024, JIT_LOG_MAX = 16384 };
+
+static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
+static driver_api cu;
+static bool driver_ok;
+static char driver_error[MESSAGE_MAX]; /* why the driver is unusable, when !driver_ok */
+static const char *driver_path;
+static int device_count;
+
+/* Guards devices[] initialisation and the module cache. Held while a module
+ * loads (the driver JIT-compiles its PTX), so a key is loaded once. */
+static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
+static device_state *devices;
+static module_entry *modules[MODULE_BUCKETS];
+
+/* ---- error text ------------------------------------------------------------------- */
+
+/* Names for when the driver cannot name its own error (a stub library, or a
+ * failure before cuGetErrorName was resolved). */
+static const char *fallback_name(CUresult r)
+{
+    switch (r) {
+    case 1: return "CUDA_ERROR_INVALID_VALUE";
+    case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+    case 4: return "CUDA_ERROR_DEINITIALIZED";
+    case 34: return "CUDA_ERROR_STUB_LIBRARY";
+    case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
+    case 100: return "CUDA_ERROR_NO_DEVICE";
+    case 101: return "CUDA_ERROR_INVALID_DEVICE";
+    case 200: return "CUDA_ERROR_INVALID_IMAGE";
+    case 201: return "CUDA_ERROR_INVALID_CONTEXT";
+    case 209: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    case 218: return "CUDA_ERROR_INVALID_PTX";
+    case 222: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+    case 400: return "CUDA_ERROR_INVALID_HANDLE";
+    case 500: return "CUDA_ERROR_NOT_FOUND";
+    case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    case 701: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+    case 719: return "CUDA_ERROR_LAUNCH_FAILED";
+    default: return NULL;
+    }
+}
+
+static void error_words(CUresult r, char *name, size_t name_size, const char **text)
+{
+    const char *s = NULL;
+    if (!(cu.GetErrorName && cu.GetErrorName(r, &s) == CUDA_SUCCESS && s))
+        s = fallback_name(r);
+    if (s)
+        snprintf(name, name_size, "%s", s);
+    else
+        snprintf(name, name_size, "CUDA error %d", r);
+    *text = NULL;
+    if (!(cu.GetErrorString && cu.GetErrorString(r, text) == CUDA_SUCCESS && *text))
+        *text = NULL;
+}
+
+/* A kernel's fault is reported by whichever later call notices it, and it
+ * leaves the context unusable. */
+static bool sticky_error(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS: /* 700 */
+    case 702: /* CUDA_ERROR_LAUNCH_TIMEOUT */
+    case 710: /* CUDA_ERROR_ASSERT */
+    case 714: /* CUDA_ERROR_HARDWARE_STACK_ERROR */
+    case 715: /* CUDA_ERROR_ILLEGAL_INSTRUCTION */
+    case 716: /* CUDA_ERROR_MISALIGNED_ADDRESS */
+    case 717: /* CUDA_ERROR_INVALID_ADDRESS_SPACE */
+    case 718: /* CUDA_ERROR_INVALID_PC */
+    case CUDA_ERROR_LAUNCH_FAILED: /* 719 */
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Records "<CUDA_ERROR_NAME> in <call> <what>: <description>[extra]". */
+static bool fail_cu(diag *d, CUresult r, const char *call, const char *extra, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static bool fail_cu(diag *d, CUresult r, const char *call, const char *extra, const char *fmt, ...)
+{
+    char name[96], what[512];
+    const char *text;
+    error_words(r, name, sizeof name, &text);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const char *hint = "";
+    if (sticky_error(r))
+        hint = " (a kernel launched earlier on this device faulted; the device's CUDA context "
+               "cannot be used any more in this process)";
+    else if (r == CUDA_ERROR_STUB_LIBRARY)
+        hint = " (this is the CUDA toolkit's stub library, not an NVIDIA driver)";
+    diag_error(d, r == CUDA_ERROR_OUT_OF_MEMORY ? DIAG_NOMEM : DIAG_RUNTIME, "%s in %s %s%s%s%s%s",
+               name, call, what, text ? ": " : "", text ? text : "", hint, extra ? extra : "");
+    return false;
+}
+
+/* ---- loading the driver ---------------------------------------------------------- */
+
+static void driver_load(void)
+{
+    const char *env = getenv("SWAGE_LIBCUDA");
+    driver_path = env && *env ? env : "libcuda.so.1";
+    void *lib = dlopen(driver_path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        if (env && *env)
+            snprintf(driver_error, sizeof driver_error,
+                     "the CUDA driver library %s ($SWAGE_LIBCUDA) could not be loaded (%s)",
+                     driver_path, why ? why : "dlopen failed");
+        else
+            snprintf(driver_error, sizeof driver_error,
+                     "libcuda.so.1 not found: no NVIDIA driver on this machine (%s)",
+                     why ? why : "dlopen failed");
+        return;
+    }
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+        void *p = dlsym(lib, symbols[i].name);
+        if (!p && symbols[i].required) {
+            snprintf(driver_error, sizeof driver_error,
+                     "%s has no %s: the NVIDIA driver is too old for Swage (it needs the "
+                     "driver of CUDA 11 or newer)", driver_path, symbols[i].name);
+            memset(&cu, 0, sizeof cu);
+            dlclose(lib);
+            return;
+        }
+        memcpy((char *)&cu + symbols[i].offset, &p, sizeof p);
+    }
+    diag d;
+    diag_init(&d);
+    CUresult r = cu.Init(0);
+    int count = 0;
+    if (r == CUDA_SUCCESS) {
+        r = cu.DeviceGetCount(&count);
+        if (r != CUDA_SUCCESS)
+            fail_cu(&d, r, "cuDeviceGetCount", NULL, "(counting devices with %s)", driver_path);
+    } else {
+        fail_cu(&d, r, "cuInit", NULL, "(initialising %s)", driver_path);
+    }
+    if (r == CUDA_SUCCESS && count > 0) {
+        devices = calloc((size_t)count, sizeof *devices);
+        if (!devices)
+            diag_error(&d, DIAG_NOMEM, "out of memory");
+    }
+    if (diag_failed(&d)) {
+        snprintf(driver_error, sizeof driver_error, "%s", d.message ? d.message : "CUDA failed");
+        diag_clear(&d);
+        return; /* the library stays loaded: the driver may have started threads */
+    }
+    device_count = count;
+    driver_ok = true;
+}
+
+bool cuda_available(diag *d)
+{
+    pthread_once(&driver_once, driver_load);
+    if (!driver_ok) {
+        diag_error(d, DIAG_RUNTIME, "%s", driver_error);
+        return false;
+    }
+    return true;
+}
+
+int cuda_device_count(diag *d)
+{
+    return cuda_available(d) ? device_count : -1;
+}
+
+/* ---- devices and their primary contexts -------------------------------------------- */
+
+static bool attribute(CUdevice dev, int ordinal, int which, const char *what, int *value, diag *d)
+{
+    CUresult r = cu.DeviceGetAttribute(value, which, dev);
+    if (r != CUDA_SUCCESS)
+        return fail_cu(d, r, "cuDeviceGetAttribute", NULL, "reading the %s of device %d", what,
+                       ordinal);
+    return true;
+}
+
+/* The device's state, set up on first use; rt_lock must be held. */
+static device_state *device_locked(int ordinal, diag *d)
+{
+    if (ordinal < 0 || ordinal >= device_count) {
+        diag_error(d, DIAG_ARGUMENT, "CUDA device %d does not exist (this machine has %d device%s)",
+                   ordinal, device_count, device_count == 1 ? "" : "s");
+        return NULL;
+    }
+    device_state *s = &devices[ordinal];
+    if (s->ready)
+        return s;
+    CUdevice dev;
+    CUresult r = cu.DeviceGet(&dev, ordinal);
+    if (r != CUDA_SUCCESS) {
+        fail_cu(d, r, "cuDeviceGet", NULL, "for device %d", ordinal);
+        return NULL;
+    }
+    int major, minor;
+    if (!attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                   "compute capability", &major, d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                   "compute capability", &minor, d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, "grid limit", &s->max_grid[0], d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, "grid limit", &s->max_grid[1], d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, "grid limit", &s->max_grid[2], d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "block limit",
+                   &s->max_block, d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                   "shared memory limit", &s->max_smem_optin, d))
+        return NULL;
+    /* Retained once and never released: modules loaded into it live for the
+     * process, and PyTorch shares the same primary context. */
+    r = cu.DevicePrimaryCtxRetain(&s->ctx, dev);
+    if (r != CUDA_SUCCESS) {
+        fail_cu(d, r, "cuDevicePrimaryCtxRetain", NULL, "for device %d", ordinal);
+        return NULL;
+    }
+    s->sm = 10 * major + minor;
+    s->ready = true;
+    return s;
+}
+
+/* Copies the device's state out (a launch then runs without the lock). */
+static bool device_get(int ordinal, device_state *out, diag *d)
+{
+    if (!cuda_available(d))
+        return false;
+    pthread_mutex_lock(&rt_lock);
+    device_state *s = device_locked(ordinal, d);
+    if (s)
+        *out = *s;
+    pthread_mutex_unlock(&rt_lock);
+    return s != NULL;
+}
+
+bool cuda_device_sm(int device, int *sm, diag *d)
+{
+    device_state s;
+    if (!device_get(device, &s, d))
+        return false;
+    *sm = s.sm;
+    return true;
+}
+
+static bool push(const device_state *s, int ordinal, diag *d)
+{
+    CUresult r = cu.CtxPushCurrent(s->ctx);
+    if (r != CUDA_SUCCESS)
+        return fail_cu(d, r, "cuCtxPushCurrent_v2", NULL, "making device %d's context current",
+                       ordinal);
+    return true;
+}
+
+static bool pop(int ordinal, diag *d)
+{
+    CUcontext popped;
+    CUresult r = cu.CtxPopCurrent(&popped);
+    if (r != CUDA_SUCCESS)
+        return fail_cu(d, r, "cuCtxPopCurrent_v2", NULL, "restoring the context after using device %d",
+                       ordinal);
+    return true;
+}
+
+/* ---- modules ------------------------------------------------------------------------- */
+
+static size_t module_bucket(const void *key, int device)
+{
+    uintptr_t h = (uintptr_t)key;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    return (size_t)((h >> 24) ^ (uintptr_t)device) % MODULE_BUCKETS;
+}
+
+/* Counts the entry's parameters where the driver can tell; -1 otherwise. */
+static int count_params(CUfunction f)
+{
+    if (!cu.FuncGetParamInfo)
+        return -1;
+    for (size_t i = 0; i < 65536; i++) {
+        size_t offset, size;
+        if (cu.FuncGetParamInfo(f, i, &offset, &size) != CUDA_SUCCESS)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Finds or loads the module of `ref` on a device; rt_lock must be held and
+ * the device's context current. */
+static module_entry *module_locked(const cuda_kernel_ref *ref, int ordinal, const device_state *dev,
+                                   diag *d)
+{
+    size_t b = module_bucket(ref->key, ordinal);
+    for (module_entry *e = modules[b]; e; e = e->next)
+        if (e->key == ref->key && e->device == ordinal && !strcmp(e->entry, ref->entry))
+            return e;
+
+    char *log = calloc(1, JIT_LOG_MAX);
+    module_entry *e = calloc(1, sizeof *e);
+    size_t entry_len = strlen(ref->entry);
+    char *entry = malloc(entry_len + 1);
+    if (!log || !e || !entry) {
+        free(log), free(e), free(entry);
+        diag_error(d, DIAG_NOMEM, "out of memory loading %s", ref->entry);
+        return NULL;
+    }
+    memcpy(entry, ref->entry, entry_len + 1);
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, (void *)(uintptr_t)(JIT_LOG_MAX - 1)};
+    CUmodule module = NULL;
+    CUresult r = cu.ModuleLoadDataEx(&module, ref->ptx, 2, options, values);
+    if (r != CUDA_SUCCESS) {
+        log[JIT_LOG_MAX - 1] = 0;
+        size_t n = strlen(log);
+        while (n && (log[n - 1] == '\n' || log[n - 1] == ' '))
+            log[--n] = 0;
+        strbuf extra;
+        sb_init(&extra);
+        if (n)
+            sb_printf(&extra, "\nthe driver's PTX JIT log:\n%s", log);
+        fail_cu(d, r, "cuModuleLoadDataEx", extra.data, "loading the PTX of %s for sm_%d on device %d",
+                ref->entry, dev->sm, ordinal);
+        sb_free(&extra);
+        free(log), free(e), free(entry);
+        return NULL;
+    }
+    free(log);
+    CUfunction function = NULL;
+    r = cu.ModuleGetFunction(&function, module, ref->entry);
+    if (r != CUDA_SUCCESS) {
+        fail_cu(d, r, "cuModuleGetFunction", NULL, "looking up .entry %s in its PTX", ref->entry);
+        cu.ModuleUnload(module);
+        free(e), free(entry);
+        return NULL;
+    }
+    e->key = ref->key;
+    e->device = ordinal;
+    e->entry = entry;
+    e->module = module;
+    e->function = function;
+    e->nparams = count_params(function);
+    e->dyn_smem_limit = DEFAULT_DYNAMIC_SMEM;
+    e->next = modules[b];
+    modules[b] = e; /* never freed: kernels and their modules live for the process */
+    return e;
+}
+
+/* ---- launches ------------------------------------------------------------------------- */
+
+static bool check_ref(const cuda_kernel_ref *ref, const cuda_param *params, int nparams, diag *d)
+{
+    if (!ref || !ref->key || !ref->ptx || !ref->entry || !*ref->entry) {
+        diag_error(d, DIAG_INTERNAL, "internal error: cuda_launch needs a key, PTX text and an "
+                                     "entry name");
+        return false;
+    }
+    if (nparams < 0 || (nparams > 0 && !params)) {
+        diag_error(d, DIAG_INTERNAL, "internal error: launching %s with %d parameters and no "
+                                     "values", ref->entry, nparams);
+        return false;
+    }
+    for (int i = 0; i < nparams; i++)
+        if (!params[i].data) {
+            diag_error(d, DIAG_INTERNAL, "internal error: parameter %d of %s has no value", i,
+                       ref->entry);
+            return false;
+        }
+    return true;
+}
+
+static bool check_shape(const cuda_kernel_ref *ref, const int64_t grid[3], const int limit[3],
+                        int max_block, int device, diag *d)
+{
+    for (int axis = 0; axis < 3; axis++)
+        if (grid[axis] < 0 || grid[axis] > limit[axis]) {
+            diag_error(d, DIAG_ARGUMENT,
+                       "grid (%lld, %lld, %lld) of %s is out of range on CUDA device %d: axis %d "
+                       "must be in 0..%d (the device allows at most %d x %d x %d CTAs)",
+                       (long long)grid[0], (long long)grid[1], (long long)grid[2], ref->entry,
+                       device, axis, limit[axis], limit[0], limit[1], limit[2]);
+            return false;
+        }
+    if (ref->block_threads < 1 || ref->block_threads > (unsigned)max_block) {
+        diag_error(d, DIAG_INTERNAL, "internal error: %s has %u threads per CTA; CUDA device %d "
+                                     "allows 1..%d", ref->entry, ref->block_threads, device,
+                   max_block);
+        return false;
+    }
+    return true;
+}
+
+bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int64_t grid[3],
+                 const cuda_param *params, int nparams, diag *d)
+{
+    if (!check_ref(ref, params, nparams, d))
+        return false;
+    /* The architectural limits first, so a bad grid is reported the same
+     * way on every machine. */
+    static const int arch_limit[3] = {2147483647, 65535, 65535};
+    if (!check_shape(ref, grid, arch_limit, 1024, device, d))
+        return false;
+    diag cause;
+    diag_init(&cause);
+    device_state dev;
+    if (!device_get(device, &dev, &cause)) {
+        diag_error(d, cause.kind, "cannot launch %s on CUDA device %d: %s", ref->entry, device,
+                   cause.message ? cause.message : "CUDA is not available");
+        diag_clear(&cause);
+        return false;
+    }
+    if (!check_shape(ref, grid, dev.max_grid, dev.max_block, device, d))
+        return false;
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+        return true; /* nothing to run; the module is not even loaded */
+    if (ref->smem_bytes > (unsigned)dev.max_smem_optin) {
+        diag_error(d, DIAG_ARGUMENT, "%s needs %u bytes of dynamic shared memory; CUDA device %d "
+                                     "allows at most %d", ref->entry, ref->smem_bytes, device,
+                   dev.max_smem_optin);
+        return false;
+    }
+
+    if (!push(&dev, device, d))
+        return false;
+    bool ok = true;
+    CUfunction function = NULL;
+    int expected = -1;
+    pthread_mutex_lock(&rt_lock);
+    module_entry *e = module_locked(ref, device, &dev, d);
+    if (!e) {
+        ok = false;
+    } else {
+        function = e->function;
+        expected = e->nparams;
+        if (ref->smem_bytes > e->dyn_smem_limit) {
+            CUresult r = cu.FuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                             (int)ref->smem_bytes);
+            if (r == CUDA_SUCCESS)
+                e->dyn_smem_limit = ref->smem_bytes;
+            else
+                ok = fail_cu(d, r, "cuFuncSetAttribute", NULL,
+                             "allowing %u bytes of dynamic shared memory for %s", ref->smem_bytes,
+                             ref->entry);
+        }
+    }
+    pthread_mutex_unlock(&rt_lock);
+
+    if (ok && expected >= 0 && expected != nparams) {
+        diag_error(d, DIAG_INTERNAL, "internal error: %s takes %d parameters but the launch gives %d",
+                   ref->entry, expected, nparams);
+        ok = false;
+    }
+    if (ok) {
+        enum { INLINE_PARAMS = 32 };
+        void *inline_values[INLINE_PARAMS];
+        void **values = nparams > INLINE_PARAMS ? malloc(sizeof(void *) * (size_t)nparams)
+                                                : inline_values;
+        if (!values) {
+            diag_error(d, DIAG_NOMEM, "out of memory launching %s", ref->entry);
+            ok = false;
+        } else {
+            for (int i = 0; i < nparams; i++)
+                values[i] = (void *)params[i].data; /* the driver only reads them */
+            CUresult r = cu.LaunchKernel(function, (unsigned)grid[0], (unsigned)grid[1],
+                                         (unsigned)grid[2], ref->block_threads, 1, 1,
+                                         ref->smem_bytes, (CUstream)stream,
+                                         nparams ? values : NULL, NULL);
+            if (r != CUDA_SUCCESS)
+                ok = fail_cu(d, r, "cuLaunchKernel", NULL,
+                             "launching %s (grid %lld x %lld x %lld, %u threads per CTA, "
+                             "device %d)", ref->entry, (long long)grid[0], (long long)grid[1],
+                             (long long)grid[2], ref->block_threads, device);
+            if (values != inline_values)
+                free(values);
+        }
+    }
+    return pop(device, d) && ok;
+}
+
+/* ---- memory, copies and synchronisation (tests and tools) ------------------------------ */
+
+/* The body of a synchronous helper: evaluates `call_expr` (a driver call)
+ * with the device's context current and returns from the enclosing
+ * function, reporting a failure as "<ERROR> in <call_name> <what...>". */
+#define WITH_CONTEXT(device, d, call_expr, call_name, ...)                         \
+    do {                                                                            \
+        device_state dev_;                                                          \
+        if (!device_get((device), &dev_, (d)) || !push(&dev_, (device), (d)))       \
+            return false;                                                           \
+        CUresult r_ = (call_expr);                                                  \
+        bool ok_ = r_ == CUDA_SUCCESS || fail_cu((d), r_, call_name, NULL, __VA_ARGS__); \
+        return pop((device), (d)) && ok_;                                           \
+    } while (0)
+
+bool cuda_mem_alloc(int device, size_t bytes, uint64_t *ptr, diag *d)
+{
+    CUdeviceptr p = 0;
+    device_state dev;
+    if (!device_get(device, &dev, d) || !push(&dev, device, d))
+        return false;
+    CUresult r = cu.MemAlloc(&p, bytes ? bytes : 1);
+    bool ok = r == CUDA_SUCCESS ||
+              fail_cu(d, r, "cuMemAlloc_v2", NULL, "allocating %zu bytes on device %d", bytes, device);
+    *ptr = ok ? (uint64_t)p : 0;
+    return pop(device, d) && ok;
+}
+
+bool cuda_mem_free(int device, uint64_t ptr, diag *d)
+{
+    if (!ptr)
+        return true;
+    WITH_CONTEXT(device, d, cu.MemFree((CUdeviceptr)ptr), "cuMemFree_v2",
+                 "freeing 0x%llx on device %d", (unsigned long long)ptr, device);
+}
+
+bool cuda_memcpy_htod(int device, uint64_t dst, const void *src, size_t bytes, diag *d)
+{
+    if (!bytes)
+        return cuda_available(d);
+    WITH_CONTEXT(device, d, cu.MemcpyHtoD((CUdeviceptr)dst, src, bytes), "cuMemcpyHtoD_v2",
+                 "copying %zu bytes to device %d", bytes, device);
+}
+
+bool cuda_memcpy_dtoh(int device, void *dst, uint64_t src, size_t bytes, diag *d)
+{
+    if (!bytes)
+        return cuda_available(d);
+    WITH_CONTEXT(device, d, cu.MemcpyDtoH(dst, (CUdeviceptr)src, bytes), "cuMemcpyDtoH_v2",
+                 "copying %zu bytes from device %d", bytes, device);
+}
+
+bool cuda_synchronize(int device, diag *d)
+{
+    WITH_CONTEXT(device, d, cu.CtxSynchronize(), "cuCtxSynchronize",
+                 "waiting for device %d", device);
+}
+
+bool cuda_stream_synchronize(int device, void *stream, diag *d)
+{
+    WITH_CONTEXT(device, d, cu.StreamSynchronize((CUstream)stream), "cuStreamSynchronize",
+                 "waiting for stream %p of device %d", stream, device);
+}

@@ -1,0 +1,60 @@
+/* cuda_runtime.h - launching PTX through the CUDA Driver API.
+ *
+ * libcuda.so.1 is opened with dlopen on first use (no CUDA toolkit needed at
+ * build or run time; $SWAGE_LIBCUDA names another driver library, for tests);
+ * every driver call's failure is reported with the driver's error name
+ * (CUDA_ERROR_...), the call, and the kernel's name, never an abort. Contexts
+ * are the devices' primary contexts (the ones PyTorch and the CUDA runtime
+ * use), retained once per device; modules are cached per (module key, entry,
+ * device) for the life of the process and never unloaded. Thread safe.
+ */
+#ifndef SWAGE_CUDA_RUNTIME_H
+#define SWAGE_CUDA_RUNTIME_H
+
+#include "../support/support.h"
+
+/* Whether a driver can be loaded and initialised (false with d set when not:
+ * "libcuda.so.1 not found: no NVIDIA driver on this machine (...)", or the
+ * driver's error from cuInit). The answer is fixed for the process. */
+bool cuda_available(diag *d);
+int cuda_device_count(diag *d); /* -1 on error (d set); may be 0 */
+/* Compute capability of `device` as 10*major+minor (90 on an H200). */
+bool cuda_device_sm(int device, int *sm, diag *d);
+
+typedef struct cuda_kernel_ref {
+    const void *key;        /* identifies the PTX text for the life of the process
+                               (e.g. the compiled kernel's PTX for one sm) */
+    const char *ptx;        /* NUL-terminated PTX text (read only when the module is loaded) */
+    const char *entry;      /* .entry name; also names the kernel in error messages */
+    unsigned block_threads; /* CTA size: 1..the device's limit (1024) */
+    unsigned smem_bytes;    /* dynamic shared memory per CTA (static shared memory is
+                               declared in the PTX): usually 0 */
+} cuda_kernel_ref;
+
+typedef struct cuda_param {
+    const void *data; /* pointer to the parameter's value (like cuLaunchKernel's kernelParams) */
+} cuda_param;
+
+/* Launches `ref` on `device`'s primary context, asynchronously on `stream`
+ * (a CUstream of that device's primary context; NULL for the legacy default
+ * stream). The module is loaded (and its PTX JIT-compiled by the driver) on
+ * the first launch of a key on a device; a PTX error carries the driver's
+ * JIT log. Grid extents must be in 0..2^31-1 (x) and 0..65535 (y, z); a
+ * grid with a 0 extent launches nothing (and still checks `ref`). params:
+ * one per kernel parameter, in order (checked against the entry's parameter
+ * count where the driver can tell). Returns false with d set. */
+bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int64_t grid[3],
+                 const cuda_param *params, int nparams, diag *d);
+
+/* Device memory and copies for tests and tools (synchronous; device
+ * pointers as integers). cuda_mem_free(device, 0) does nothing. */
+bool cuda_mem_alloc(int device, size_t bytes, uint64_t *ptr, diag *d);
+bool cuda_mem_free(int device, uint64_t ptr, diag *d);
+bool cuda_memcpy_htod(int device, uint64_t dst, const void *src, size_t bytes, diag *d);
+bool cuda_memcpy_dtoh(int device, void *dst, uint64_t src, size_t bytes, diag *d);
+/* Waits for all work on the device's primary context. */
+bool cuda_synchronize(int device, diag *d);
+/* Waits for `stream` (NULL: the legacy default stream) of `device`. */
+bool cuda_stream_synchronize(int device, void *stream, diag *d);
+
+#endif

@@ -1,0 +1,145 @@
+"""GPU launches beyond PyTorch tensors on cuda:0: __cuda_array_interface__
+objects (CuPy), a second GPU, arguments on mixed devices, and errors from
+the launch path (grid limits, bad arguments) that must arrive as Python
+exceptions naming what is wrong, leaving the GPU usable.
+"""
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
+
+import swage as sw
+import swage.language as sl
+
+
+@sw.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n, BLOCK: sl.constexpr):
+    pid = sl.program_id(0)
+    offsets = pid * BLOCK + sl.arange(0, BLOCK)
+    mask = offsets < n
+    x = sl.load(x_ptr + offsets, mask=mask, other=0.0)
+    y = sl.load(y_ptr + offsets, mask=mask, other=0.0)
+    sl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+@sw.jit
+def grid_2d_kernel(out_ptr, width):
+    sl.store(out_ptr + sl.program_id(1) * width + sl.program_id(0), sl.program_id(0) * 7 +
+             sl.program_id(1))
+
+
+def launch_add(x, y, out, n, block=256):
+    return add_kernel.launch(arguments={"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n},
+                             constexprs={"BLOCK": block}, grid=((n + block - 1) // block,))
+
+
+def test_cupy_arrays_through_cuda_array_interface(rng):
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed on this machine")
+    n = 10000
+    x = cupy.asarray(rng.standard_normal(n).astype("float32"))
+    y = cupy.asarray(rng.standard_normal(n).astype("float32"))
+    out = cupy.full(n, cupy.nan, dtype=cupy.float32)
+    assert launch_add(x, y, out, n) is None
+    cupy.cuda.Device().synchronize()
+    assert bool((out == x + y).all()), "CuPy result differs"
+
+
+def test_cupy_arrays_on_a_cupy_stream(rng):
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed on this machine")
+    n = 1 << 16
+    source = cupy.asarray(rng.standard_normal(n).astype("float32"))
+    y = cupy.asarray(rng.standard_normal(n).astype("float32"))
+    x = cupy.full(n, cupy.nan, dtype=cupy.float32)
+    out = cupy.full(n, cupy.nan, dtype=cupy.float32)
+    cupy.cuda.Device().synchronize()
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        x[...] = source                      # queued on `stream`
+        launch_add(x, y, out, n)             # CAI 'stream' is CuPy's current stream
+    stream.synchronize()
+    assert bool((out == source + y).all()), "launch did not follow CuPy's stream"
+
+
+def test_cupy_and_torch_together(rng):
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed on this machine")
+    n = 4096
+    x = torch.randn(n, device="cuda")
+    y = cupy.asarray(rng.standard_normal(n).astype("float32"))
+    out = torch.full((n,), float("nan"), device="cuda")
+    torch.cuda.synchronize()
+    launch_add(x, y, out, n)
+    torch.cuda.synchronize()
+    assert torch.equal(out, x + torch.as_tensor(y, device="cuda"))
+
+
+def test_tensors_on_the_second_gpu(rng):
+    if torch.cuda.device_count() < 2:
+        pytest.skip("needs 2 GPUs; this machine has %d" % torch.cuda.device_count())
+    n = 5000
+    x = torch.randn(n, device="cuda:1")
+    y = torch.randn(n, device="cuda:1")
+    out = torch.full_like(x, float("nan"))
+    with torch.cuda.device(0):  # the current device is not the tensors' device
+        launch_add(x, y, out, n)
+    torch.cuda.synchronize(1)
+    assert torch.equal(out, x + y)
+    side = torch.cuda.Stream(device=1)
+    with torch.cuda.stream(side):
+        out.fill_(float("nan"))
+        launch_add(x, y, out, n)
+    side.synchronize()
+    assert torch.equal(out, x + y)
+    with pytest.raises(ValueError) as info:
+        launch_add(x, torch.randn(n, device="cuda:0"), out, n)
+    assert "'x_ptr' is on cuda:1" in str(info.value) and "'y_ptr' is on cuda:0" in str(info.value)
+
+
+def test_mixed_cpu_and_gpu_arguments_are_named():
+    x = torch.randn(100, device="cuda")
+    with pytest.raises(ValueError) as info:
+        launch_add(x, torch.randn(100), torch.empty_like(x), 100)
+    text = str(info.value)
+    assert "'y_ptr'" in text and "'x_ptr'" in text and "different devices" in text
+
+
+def test_bad_tensors_are_named():
+    x = torch.randn(200, device="cuda")
+    with pytest.raises(ValueError, match="'x_ptr' is not contiguous"):
+        launch_add(x[::2], x[:100], torch.empty(100, device="cuda"), 100)
+    with pytest.raises(TypeError, match="'y_ptr' has dtype torch.complex64"):
+        launch_add(x, x.to(torch.complex64), torch.empty_like(x), 200)
+
+
+def test_grid_beyond_the_device_limit_is_an_error_and_the_gpu_still_works():
+    out = torch.zeros(4, dtype=torch.int32, device="cuda")
+    with pytest.raises((ValueError, RuntimeError)) as info:
+        grid_2d_kernel.launch(arguments={"out_ptr": out, "width": 2}, grid=(1, 65536))
+    text = str(info.value)
+    assert "grid" in text and "65535" in text and "grid_2d_kernel" in text, text
+    # the failed launch left nothing behind: the next launch works
+    grid_2d_kernel.launch(arguments={"out_ptr": out, "width": 2}, grid=(2, 2))
+    torch.cuda.synchronize()
+    assert out.tolist() == [0, 7, 1, 8]
+
+
+def test_program_ids_on_2d_and_3d_grids():
+    width, height = 300, 70
+    out = torch.full((height * width,), -1, dtype=torch.int32, device="cuda")
+    grid_2d_kernel.launch(arguments={"out_ptr": out, "width": width}, grid=(width, height))
+    torch.cuda.synchronize()
+    i = torch.arange(width, device="cuda", dtype=torch.int32)
+    j = torch.arange(height, device="cuda", dtype=torch.int32)
+    expected = (i[None, :] * 7 + j[:, None]).reshape(-1)
+    assert torch.equal(out, expected)
+
+
+def test_a_kernel_error_is_reported_with_the_kernel_name_not_a_crash():
+    # A scalar where the kernel has a pointer: a compile error, before any driver call.
+    with pytest.raises(sw.CompileError):
+        add_kernel.launch(arguments={"x_ptr": 3, "y_ptr": torch.zeros(4, device="cuda"),
+                                     "output_ptr": torch.zeros(4, device="cuda"), "n": 4},
+                          constexprs={"BLOCK": 128}, grid=(1,))
+    out = torch.full((4,), float("nan"), device="cuda")
+    launch_add(torch.ones(4, device="cuda"), torch.ones(4, device="cuda"), out, 4)
+    torch.cuda.synchronize()
+    assert out.tolist() == [2.0, 2.0, 2.0, 2.0]

@@ -1,0 +1,408 @@
+"""The GPU surface of the Python API, checked on a machine without a GPU:
+emit_ptx, emit_mlir(stage="simt"), the CPU SIMT executor, and everything a
+GPU launch decides before it reaches the driver (availability, devices,
+streams, argument structs), with the driver call replaced by a recorder.
+The real GPU runs are in test/gpu (run on a GPU machine by tools/gpu_run.sh).
+"""
+
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import swage as sw
+import swage.language as sl
+from swage import _native
+from swage_testing import assert_same
+
+
+@sw.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n, BLOCK: sl.constexpr):
+    pid = sl.program_id(0)
+    offsets = pid * BLOCK + sl.arange(0, BLOCK)
+    mask = offsets < n
+    x = sl.load(x_ptr + offsets, mask=mask, other=0.0)
+    y = sl.load(y_ptr + offsets, mask=mask, other=0.0)
+    sl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+@sw.jit
+def block_sum_kernel(x_ptr, out_ptr, BLOCK: sl.constexpr):
+    pid = sl.program_id(0)
+    x = sl.load(x_ptr + pid * BLOCK + sl.arange(0, BLOCK))
+    sl.store(out_ptr + pid, sl.sum(x))
+
+
+ADD_SIGNATURE = {"x_ptr": "*f32", "y_ptr": "*f32", "output_ptr": "*f32", "n": "i32"}
+
+
+# ---- PTX and the SIMT stage -------------------------------------------------------------
+
+def test_emit_ptx_defaults_to_sm_90():
+    ptx = add_kernel.emit_ptx(signature=ADD_SIGNATURE, constexprs={"BLOCK": 1024})
+    assert ".entry add_kernel" in ptx
+    assert ".target sm_90" in ptx
+    assert ".version" in ptx and ".address_size 64" in ptx
+
+
+def test_emit_ptx_for_another_target_and_from_arguments(rng):
+    x = rng.random(10, dtype=np.float32)
+    ptx = add_kernel.emit_ptx(arguments={"x_ptr": x, "y_ptr": x, "output_ptr": x.copy(), "n": 10},
+                              constexprs={"BLOCK": 128}, sm=80)
+    assert ".target sm_80" in ptx and ".entry add_kernel" in ptx
+
+
+def test_emit_ptx_checks_its_arguments():
+    with pytest.raises(TypeError, match="sm must be an int"):
+        add_kernel.emit_ptx(signature=ADD_SIGNATURE, constexprs={"BLOCK": 128}, sm="sm_90")
+    with pytest.raises(ValueError, match="compute capability"):
+        add_kernel.emit_ptx(signature=ADD_SIGNATURE, constexprs={"BLOCK": 128}, sm=7)
+    with pytest.raises(TypeError, match="either signature= or arguments="):
+        add_kernel.emit_ptx(signature=ADD_SIGNATURE, arguments={}, constexprs={"BLOCK": 128})
+    with pytest.raises(TypeError, match="emit_ptx needs signature"):
+        add_kernel.emit_ptx(constexprs={"BLOCK": 128})
+
+
+def test_emit_mlir_simt_stage():
+    text = add_kernel.emit_mlir(signature=ADD_SIGNATURE, constexprs={"BLOCK": 256}, stage="simt")
+    assert "simt.num_threads" in text
+    assert "simt.thread_id" in text or "simt.tile_index" in text
+    assert "sw.program_id" not in text  # replaced by simt.block_id at this level
+
+
+def test_emit_mlir_names_the_stages():
+    with pytest.raises(ValueError, match="'simt'"):
+        add_kernel.emit_mlir(signature=ADD_SIGNATURE, constexprs={"BLOCK": 256}, stage="ptx")
+
+
+@pytest.mark.parametrize("n, block", [(1, 128), (1000, 128), (4096, 1024), (0, 128)])
+def test_simt_executor_matches_the_semantic_one(rng, n, block):
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    outs = {}
+    for executor in ("semantic", "simt"):
+        out = np.full(n, np.nan, np.float32)
+        result = add_kernel.launch(arguments={"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n},
+                                   constexprs={"BLOCK": block},
+                                   grid=((n + block - 1) // block,), executor=executor)
+        assert result is None
+        outs[executor] = out
+    assert_same(outs["simt"], x + y, rng.seed, "simt executor x + y")
+    assert_same(outs["simt"], outs["semantic"], rng.seed, "simt vs semantic")
+
+
+def test_simt_executor_reductions_agree_within_rounding(rng):
+    programs, block = 6, 256
+    x = rng.standard_normal(programs * block).astype(np.float32)
+    sums = {}
+    for executor in ("semantic", "simt"):
+        out = np.full(programs, np.nan, np.float32)
+        block_sum_kernel.launch(arguments={"x_ptr": x, "out_ptr": out},
+                                constexprs={"BLOCK": block}, grid=(programs,), executor=executor)
+        sums[executor] = out
+    rows = x.reshape(programs, block).astype(np.float64)
+    bound = block * np.finfo(np.float32).eps * np.abs(rows).sum(axis=1)
+    error = np.abs(sums["simt"].astype(np.float64) - rows.sum(axis=1))
+    assert not np.isnan(sums["simt"]).any()
+    assert (error <= bound).all(), "simt sums %s, exact %s" % (sums["simt"], rows.sum(axis=1))
+
+
+def test_executor_must_be_known(rng):
+    x = np.zeros(4, np.float32)
+    with pytest.raises(ValueError, match="executor must be 'semantic' or 'simt'"):
+        add_kernel.launch(arguments={"x_ptr": x, "y_ptr": x, "output_ptr": x, "n": 4},
+                          constexprs={"BLOCK": 128}, grid=(1,), executor="gpu")
+
+
+# ---- GPU launches up to the driver call ---------------------------------------------------
+
+class FakeDeviceArray:
+    """Stands in for a CuPy/Numba device array: a __cuda_array_interface__."""
+
+    def __init__(self, address, n, typestr="<f4", stream=None, strides=None, read_only=False):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
+                                         "data": (address, read_only), "strides": strides,
+                                         "stream": stream}
+
+
+class Recorder:
+    """Replaces the driver-facing calls; records what a launch would send."""
+
+    def __init__(self, monkeypatch, devices=None, reason=None):
+        self.calls = []
+        self.devices = devices or {}
+        monkeypatch.setattr(_native, "cuda_unavailable_reason", lambda: reason)
+        monkeypatch.setattr(_native, "launch_cuda", self.launch_cuda)
+        monkeypatch.setattr(_native, "launch_cuda_packed", self.launch_cuda_packed)
+        monkeypatch.setattr(_native, "pointer_device", self.pointer_device)
+
+    def launch_cuda(self, kernel, device, stream, grid, args):
+        self.calls.append({"kernel": kernel, "device": device, "stream": stream,
+                           "grid": list(grid), "path": "general",
+                           "args": [(a.kind, a.data or 0, a.nelems, a.i, a.f) for a in args]})
+
+    def launch_cuda_packed(self, kernel, device, stream, grid, packed, nargs):
+        flat = _native.arg_packer(nargs).unpack(packed)
+        self.calls.append({"kernel": kernel, "device": device, "stream": stream,
+                           "grid": list(grid), "path": "warm",
+                           "args": [tuple(flat[5 * i:5 * i + 5]) for i in range(nargs)]})
+
+    def pointer_device(self, address):
+        if address not in self.devices:
+            raise ValueError("0x%x is not CUDA device memory" % address)
+        return self.devices[address]
+
+
+def fake_add_args(n=100, stream=None, base=0x10000):
+    return {"x_ptr": FakeDeviceArray(base, n, stream=stream),
+            "y_ptr": FakeDeviceArray(base + 0x1000, n, stream=stream),
+            "output_ptr": FakeDeviceArray(base + 0x2000, n, stream=stream), "n": n}
+
+
+def test_gpu_launch_sends_device_pointers_scalars_grid_and_stream(monkeypatch):
+    rec = Recorder(monkeypatch, {0x10000: 1, 0x11000: 1, 0x12000: 1})
+    result = add_kernel.launch(arguments=fake_add_args(stream=0xABC), constexprs={"BLOCK": 64},
+                               grid=(2,))
+    assert result is None
+    assert len(rec.calls) == 1
+    call = rec.calls[0]
+    assert call["device"] == 1 and call["stream"] == 0xABC and call["grid"] == [2, 1, 1]
+    assert call["args"] == [(_native.ARG_BUFFER, 0x10000, 100, 0, 0.0),
+                            (_native.ARG_BUFFER, 0x11000, 100, 0, 0.0),
+                            (_native.ARG_BUFFER, 0x12000, 100, 0, 0.0),
+                            (_native.ARG_INT, 0, 0, 100, 0.0)]
+
+
+def test_gpu_launch_without_a_stream_uses_the_legacy_default_stream(monkeypatch):
+    rec = Recorder(monkeypatch, {0x10000: 0, 0x11000: 0, 0x12000: 0})
+    add_kernel.launch(arguments=fake_add_args(), constexprs={"BLOCK": 64}, grid=(2,))
+    assert rec.calls[0]["stream"] == 0 and rec.calls[0]["device"] == 0
+
+
+def test_gpu_launch_without_a_driver_says_why(monkeypatch):
+    Recorder(monkeypatch, reason="libcuda.so.1 not found: no NVIDIA driver on this machine")
+    with pytest.raises(RuntimeError) as info:
+        add_kernel.launch(arguments=fake_add_args(), constexprs={"BLOCK": 64}, grid=(2,))
+    text = str(info.value)
+    assert "GPU execution is not available" in text and "libcuda.so.1 not found" in text
+    assert "'x_ptr'" in text and "'output_ptr'" in text
+
+
+def test_mixed_cpu_and_gpu_arrays_are_named(monkeypatch):
+    Recorder(monkeypatch, {0x10000: 0, 0x11000: 0, 0x12000: 0})
+    args = fake_add_args()
+    args["y_ptr"] = np.zeros(100, np.float32)
+    with pytest.raises(ValueError) as info:
+        add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(2,))
+    text = str(info.value)
+    assert "different devices" in text and "'y_ptr'" in text and "'x_ptr'" in text
+    assert "CPU" in text
+
+
+def test_arrays_on_two_gpus_are_named(monkeypatch):
+    Recorder(monkeypatch, {0x10000: 0, 0x11000: 1, 0x12000: 0})
+    with pytest.raises(ValueError) as info:
+        add_kernel.launch(arguments=fake_add_args(), constexprs={"BLOCK": 64}, grid=(2,))
+    text = str(info.value)
+    assert "'x_ptr' is on cuda:0" in text and "'y_ptr' is on cuda:1" in text
+
+
+def test_a_pointer_that_is_not_device_memory_is_named(monkeypatch):
+    Recorder(monkeypatch, {0x10000: 0, 0x12000: 0})  # y's pointer is unknown to the "driver"
+    with pytest.raises(ValueError, match="'y_ptr'.*not CUDA device memory"):
+        add_kernel.launch(arguments=fake_add_args(), constexprs={"BLOCK": 64}, grid=(2,))
+
+
+def test_simt_executor_is_for_cpu_arguments(monkeypatch):
+    Recorder(monkeypatch, {0x10000: 0, 0x11000: 0, 0x12000: 0})
+    with pytest.raises(ValueError, match="executor='simt' runs on the CPU"):
+        add_kernel.launch(arguments=fake_add_args(), constexprs={"BLOCK": 64}, grid=(2,),
+                          executor="simt")
+
+
+@pytest.mark.parametrize("change, error, pattern", [
+    ({"strides": (8,)}, ValueError, "not C-contiguous"),
+    ({"read_only": True}, TypeError, "read-only"),
+    ({"stream": 0}, ValueError, "nonzero stream"),
+    ({"typestr": "<c8"}, TypeError, "element type"),
+])
+def test_cuda_array_interface_checks(monkeypatch, change, error, pattern):
+    Recorder(monkeypatch, {0x10000: 0, 0x11000: 0, 0x12000: 0})
+    args = fake_add_args()
+    args["x_ptr"] = FakeDeviceArray(0x10000, 100, **change)
+    with pytest.raises(error, match=pattern):
+        add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(2,))
+
+
+def test_cuda_array_interface_strides_of_a_contiguous_array_are_fine(monkeypatch):
+    rec = Recorder(monkeypatch, {0x10000: 0, 0x11000: 0, 0x12000: 0})
+    args = fake_add_args()
+    args["x_ptr"] = FakeDeviceArray(0x10000, 100, strides=(4,))
+    add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(2,))
+    assert len(rec.calls) == 1
+
+
+def test_empty_device_arrays_need_no_device_query(monkeypatch):
+    rec = Recorder(monkeypatch, {})
+    args = {"x_ptr": FakeDeviceArray(0, 0), "y_ptr": FakeDeviceArray(0, 0),
+            "output_ptr": FakeDeviceArray(0, 0), "n": 0}
+    add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(0,))
+    assert rec.calls[0]["grid"] == [0, 1, 1]
+
+
+# A stand-in for torch, enough for the argument and stream logic.
+class _FakeDevice:
+    def __init__(self, type_, index):
+        self.type, self.index = type_, index
+
+    def __str__(self):
+        return self.type if self.index is None else "%s:%d" % (self.type, self.index)
+
+
+def _fake_torch(streams):
+    torch = types.ModuleType("torch")
+
+    class Tensor:
+        def __init__(self, address, n, device, dtype="torch.float32", contiguous=True):
+            self.address, self.n, self.dtype = address, n, dtype
+            self.device = _FakeDevice(*device)
+            self._contiguous = contiguous
+
+        def is_contiguous(self):
+            return self._contiguous
+
+        def data_ptr(self):
+            return self.address
+
+        def numel(self):
+            return self.n
+
+        def get_device(self):
+            return self.device.index if self.device.type == "cuda" else -1
+
+        @property
+        def is_cuda(self):
+            return self.device.type == "cuda"
+
+    torch.Tensor = Tensor
+    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: streams[device])
+    torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
+    return torch
+
+
+def test_torch_cuda_tensors_launch_on_the_current_stream_of_their_device(monkeypatch):
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0x500, 1: 0x501})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    args = {"x_ptr": torch.Tensor(0x1000, 8, ("cuda", 1)),
+            "y_ptr": torch.Tensor(0x2000, 8, ("cuda", 1)),
+            "output_ptr": torch.Tensor(0x3000, 8, ("cuda", 1)), "n": 8}
+    add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1,))
+    assert rec.calls[0]["device"] == 1 and rec.calls[0]["stream"] == 0x501
+    assert [a[1] for a in rec.calls[0]["args"][:3]] == [0x1000, 0x2000, 0x3000]
+
+
+def test_torch_tensor_dtypes_and_checks(monkeypatch):
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+
+    def args(dtype="torch.float32", contiguous=True, device=("cuda", 0)):
+        return {"x_ptr": torch.Tensor(0x1000, 8, device, dtype, contiguous),
+                "y_ptr": torch.Tensor(0x2000, 8, ("cuda", 0), dtype),
+                "output_ptr": torch.Tensor(0x3000, 8, ("cuda", 0), dtype), "n": 8}
+
+    for dtype in ("torch.bfloat16", "torch.float16", "torch.float64"):
+        add_kernel.launch(arguments=args(dtype), constexprs={"BLOCK": 64}, grid=(1,))
+    assert len(rec.calls) == 3
+    sig = add_kernel.emit_mlir(arguments=args("torch.bfloat16"), constexprs={"BLOCK": 64})
+    assert "!sw.ptr<bf16>" in sig
+    with pytest.raises(ValueError, match="'x_ptr' is not contiguous"):
+        add_kernel.launch(arguments=args(contiguous=False), constexprs={"BLOCK": 64}, grid=(1,))
+    with pytest.raises(TypeError, match="'x_ptr' has dtype torch.complex64"):
+        add_kernel.launch(arguments=args("torch.complex64"), constexprs={"BLOCK": 64}, grid=(1,))
+    with pytest.raises(ValueError, match="different devices"):
+        add_kernel.launch(arguments=args(device=("cpu", None)), constexprs={"BLOCK": 64},
+                          grid=(1,))
+
+
+def test_a_library_without_gpu_entry_points_says_rebuild(monkeypatch):
+    monkeypatch.setitem(_native._optional, "swageKernelLaunchCuda", None)
+    monkeypatch.setattr(_native, "_cuda_checked", False)
+    monkeypatch.setattr(_native, "_cuda_reason", None)
+    assert "rebuild" in _native.cuda_unavailable_reason()
+    with pytest.raises(RuntimeError, match="no swageKernelLaunchCuda.*rebuild"):
+        _native.launch_cuda(0, 0, 0, [1, 1, 1], [])
+
+
+def test_cuda_availability_is_a_sentence_or_none():
+    reason = _native.cuda_unavailable_reason()
+    assert reason is None or (isinstance(reason, str) and len(reason) > 10)
+
+
+def test_warm_launches_take_the_fast_path_with_the_same_arguments(monkeypatch):
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0x700})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+
+    @sw.jit
+    def scale_kernel(x_ptr, out_ptr, n, factor, BLOCK: sl.constexpr):
+        offsets = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+        mask = offsets < n
+        sl.store(out_ptr + offsets, sl.load(x_ptr + offsets, mask=mask) * factor, mask=mask)
+
+    def launch(x_dtype="torch.float32", n=8, factor=2.5, constexprs=None, grid=(1,)):
+        x = torch.Tensor(0x1000, n, ("cuda", 0), x_dtype)
+        out = torch.Tensor(0x2000, n, ("cuda", 0), "torch.float32")
+        scale_kernel.launch(arguments={"x_ptr": x, "out_ptr": out, "n": n, "factor": factor},
+                            constexprs=constexprs or {"BLOCK": 64}, grid=grid)
+
+    launch()
+    launch(n=9, factor=-1.0, grid=(2,))
+    assert [c["path"] for c in rec.calls] == ["general", "warm"]
+    first, second = rec.calls
+    assert first["kernel"] == second["kernel"] and second["stream"] == 0x700
+    assert second["grid"] == [2, 1, 1]
+    assert second["args"] == [(_native.ARG_BUFFER, 0x1000, 9, 0, 0.0),
+                              (_native.ARG_BUFFER, 0x2000, 9, 0, 0.0),
+                              (_native.ARG_INT, 0, 0, 9, 0.0),
+                              (_native.ARG_FLOAT, 0, 0, 0, -1.0)]
+    assert first["args"][3] == (_native.ARG_FLOAT, 0, 0, 0, 2.5)
+    # anything that changes the specialisation goes through the general path first
+    launch(x_dtype="torch.float16")                    # another dtype
+    launch(constexprs={"BLOCK": 128})                  # another constexpr value
+    launch(n=1 << 40)                                  # an int64 scalar
+    launch(factor=3)                                   # an int where a float was
+    launch(grid=[1])                                   # a list grid
+    paths = [c["path"] for c in rec.calls[2:]]
+    assert paths == ["general"] * 5, paths
+    kernels = {c["kernel"] for c in rec.calls}
+    assert len(kernels) == 5  # f32, f16, BLOCK=128, n:i64, factor:i32 (the list grid reuses f32)
+    launch(x_dtype="torch.float16")
+    assert rec.calls[-1]["path"] == "warm" and rec.calls[-1]["kernel"] == rec.calls[2]["kernel"]
+
+
+def test_warm_path_keeps_the_checks(monkeypatch):
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0, 1: 0})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+
+    def args(x_device=("cuda", 0), contiguous=True):
+        return {"x_ptr": torch.Tensor(0x1000, 8, x_device, contiguous=contiguous),
+                "y_ptr": torch.Tensor(0x2000, 8, ("cuda", 0)),
+                "output_ptr": torch.Tensor(0x3000, 8, ("cuda", 0)), "n": 8}
+
+    add_kernel.launch(arguments=args(), constexprs={"BLOCK": 64}, grid=(1,))
+    add_kernel.launch(arguments=args(), constexprs={"BLOCK": 64}, grid=(1,))
+    assert rec.calls[-1]["path"] == "warm"
+    with pytest.raises(ValueError, match="different GPUs"):
+        add_kernel.launch(arguments=args(("cuda", 1)), constexprs={"BLOCK": 64}, grid=(1,))
+    with pytest.raises(ValueError, match="not contiguous"):
+        add_kernel.launch(arguments=args(contiguous=False), constexprs={"BLOCK": 64}, grid=(1,))
+    with pytest.raises(ValueError, match="grid axis 0 is -1"):
+        add_kernel.launch(arguments=args(), constexprs={"BLOCK": 64}, grid=(-1,))
+    with pytest.raises(TypeError, match="missing argument 'n'"):
+        add_kernel.launch(arguments={k: v for k, v in args().items() if k != "n"},
+                          constexprs={"BLOCK": 64}, grid=(1,))
+    assert len(rec.calls) == 2

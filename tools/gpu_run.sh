@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# gpu_run.sh - everything Swage checks on a GPU machine, in one call: the
+# environment, a build (gcc), the C unit tests (the CUDA runtime's GPU
+# checks included), the GPU suite (test/gpu), the CPU suite (test/python),
+# and the vector-add benchmark. Each step's log and the results land in
+# $OUT (default /tmp/swage-gpu-out); a failing step is reported and the
+# others still run; a short table is printed last; the exit status is 1 if
+# any step failed. Safe to run again on the same machine (incremental build).
+#
+#   tools/gpu_run.sh                 # on the GPU machine, from anywhere
+#   SWAGE_COMMIT=<sha> tools/gpu_run.sh   # names the commit where .git is absent
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUT="${OUT:-/tmp/swage-gpu-out}"
+mkdir -p "$OUT"
+BUILD=build-gpu
+PY="${PYTHON:-python3}"
+export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+export SWAGE_LIB="$PWD/$BUILD/libswage.so" PYTHONPATH="$PWD/python"
+# A missing GPU fails the C and GPU tests instead of skipping them.
+export SWAGE_EXPECT_GPU=1 SWAGE_REQUIRE_GPU=1
+START=$(date +%s)
+
+declare -a SUMMARY=()
+FAILED=0
+step() { printf '\n== %s  (t=%ds)\n' "$*" "$(( $(date +%s) - START ))"; }
+# run NAME LIMIT_SECONDS LOG COMMAND...: runs, tees the log, records the status.
+run() {
+    local name=$1 limit=$2 log=$3
+    shift 3
+    step "$name"
+    local t0 rc=0
+    t0=$(date +%s)
+    timeout --signal=TERM --kill-after=10 "$limit" "$@" 2>&1 | tee "$log" || rc=$?
+    local took=$(( $(date +%s) - t0 ))
+    if [ "$rc" -eq 0 ]; then
+        SUMMARY+=("$(printf '%-24s ok      %4ds' "$name" "$took")")
+    else
+        [ "$rc" -eq 124 ] && rc="timeout after ${limit}s"
+        SUMMARY+=("$(printf '%-24s FAILED  %4ds  (%s; log %s)' "$name" "$took" "$rc" "$log")")
+        FAILED=1
+    fi
+}
+
+# Each C unit test on its own, so one failure does not hide the others.
+unit_tests() {
+    local t bad=0
+    for t in "$BUILD"/test_*; do
+        [ -x "$t" ] || continue
+        echo "== $t"
+        "$t" || { echo "!! $t exited $?"; bad=1; }
+    done
+    return "$bad"
+}
+export -f unit_tests
+export BUILD
+
+step "environment"
+{
+    date -u +"date %Y-%m-%dT%H:%M:%SZ"
+    echo "commit ${SWAGE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
+    nvidia-smi -L || echo "nvidia-smi failed"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
+        --format=csv,noheader || true
+    { nvcc --version | tail -n 2; } || echo "nvcc not found"
+    { gcc --version | head -n 1; } || echo "gcc not found"
+    "$PY" -c 'import sys, numpy, pytest; print("python", sys.version.split()[0], "numpy", numpy.__version__, "pytest", pytest.__version__)' \
+        || echo "python3 with numpy and pytest not found"
+    "$PY" -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "devices", torch.cuda.device_count(), "triton", triton.__version__)' \
+        || echo "torch/triton not importable"
+    "$PY" -c 'import cupy; print("cupy", cupy.__version__)' 2>/dev/null \
+        || echo "cupy: not importable (its tests are skipped)"
+    echo "cores $(nproc)"
+} 2>&1 | tee "$OUT/environment.txt"
+
+run "build" 90 "$OUT/build.log" make -j"$(nproc)" BUILD="$BUILD" all
+if [ ! -f "$SWAGE_LIB" ]; then
+    echo "no $SWAGE_LIB: the build failed, so nothing else can run" | tee -a "$OUT/build.log"
+    printf '\n== summary\n'; printf '%s\n' "${SUMMARY[@]}"
+    exit 1
+fi
+run "C unit tests" 90 "$OUT/unit.log" bash -c unit_tests
+run "GPU suite (test/gpu)" 150 "$OUT/gpu_tests.log" \
+    "$PY" -m pytest -q -rs -p no:cacheprovider --durations=8 test/gpu
+run "CPU suite (test/python)" 60 "$OUT/cpu_tests.log" \
+    "$PY" -m pytest -q -rs -p no:cacheprovider test/python
+run "benchmark" 150 "$OUT/bench.log" \
+    "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$OUT/vector_add.txt"
+
+printf '\n== summary (%ds in all; logs and vector_add.json in %s)\n' "$(( $(date +%s) - START ))" "$OUT"
+printf '%s\n' "${SUMMARY[@]}"
+awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \
+    "$OUT/unit.log" 2>/dev/null || true
+for log in gpu_tests cpu_tests; do
+    line=$(grep -E '(passed|failed|error|skipped).* in [0-9.]+s' "$OUT/$log.log" 2>/dev/null \
+           | tail -n 1 || true)
+    [ -n "$line" ] || line="no pytest summary; last line: $(grep -v "^[[:space:]]*$" "$OUT/$log.log" 2>/dev/null | tail -n 1 || true)"
+    printf '  %-32s %s\n' "$log" "$line"
+done
+echo
+if [ -f "$OUT/vector_add.txt" ]; then
+    cat "$OUT/vector_add.txt"
+else
+    echo "the benchmark printed no table; the end of $OUT/bench.log:"
+    tail -n 12 "$OUT/bench.log" 2>/dev/null || true
+fi
+exit "$FAILED"
