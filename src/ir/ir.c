@@ -77,13 +77,20 @@ ir_type ir_type_ptr_vec(ir_dtype p, int32_t len)
     return (ir_type){.kind = TY_VEC, .dtype = (uint8_t)p, .ptr_elem = 1, .len = len};
 }
 
+ir_type ir_type_segment(ir_dtype dt) { return (ir_type){.kind = TY_SEGMENT, .dtype = (uint8_t)dt}; }
+ir_type ir_type_segval(ir_dtype dt) { return (ir_type){.kind = TY_SEGVAL, .dtype = (uint8_t)dt, .len = -1}; }
+bool ir_type_is_segval(ir_type t) { return t.kind == TY_SEGVAL; }
+
 bool ir_type_eq(ir_type a, ir_type b)
 {
     return a.kind == b.kind && a.dtype == b.dtype && a.ptr_elem == b.ptr_elem && a.len == b.len;
 }
 bool ir_type_is_tile(ir_type t) { return t.kind == TY_TILE; }
 bool ir_type_is_vec(ir_type t) { return t.kind == TY_VEC; }
-bool ir_type_is_shaped(ir_type t) { return t.kind == TY_TILE || t.kind == TY_VEC; }
+bool ir_type_is_shaped(ir_type t)
+{
+    return t.kind == TY_TILE || t.kind == TY_VEC || t.kind == TY_SEGVAL;
+}
 bool ir_type_is_ptrlike(ir_type t) { return t.kind == TY_PTR || (ir_type_is_shaped(t) && t.ptr_elem); }
 
 ir_type ir_type_elem(ir_type t)
@@ -122,6 +129,12 @@ void ir_type_print(ir_type t, strbuf *out)
         print_elem(t.dtype, t.ptr_elem, out);
         sb_putc(out, '>');
         break;
+    case TY_SEGVAL:
+        sb_puts(out, "tensor<?x");
+        print_elem(t.dtype, t.ptr_elem, out);
+        sb_putc(out, '>');
+        break;
+    case TY_SEGMENT: sb_printf(out, "!sw.segment<%s>", ir_dtypes[t.dtype].name); break;
     default: sb_puts(out, "<bad type>"); break;
     }
 }

@@ -35,6 +35,11 @@ typedef enum ir_type_kind {
                   pointers to dtype when ptr_elem is set (semantic level) */
     TY_VEC,    /* SIMT level: the `len` slots one thread holds of a tile
                   (vector<len x dtype>), same element rules as TY_TILE */
+    TY_SEGMENT,/* segment programs: a view of one segment of a values buffer
+                  of dtype, values[offsets[sid] : offsets[sid+1]]
+                  (!sw.segment<dtype>) */
+    TY_SEGVAL, /* segment programs: one value per element of the program's
+                  segment, runtime length (tensor<?xdtype>) */
     /* reserved for segment programs: TY_SEGMENT (a view), TY_SEGVAL */
 } ir_type_kind;
 
@@ -52,11 +57,14 @@ ir_type ir_type_ptr(ir_dtype pointee);
 ir_type ir_type_tile(ir_dtype dt, int32_t len);
 ir_type ir_type_ptr_tile(ir_dtype pointee, int32_t len);
 ir_type ir_type_vec(ir_dtype dt, int32_t len);
+ir_type ir_type_segment(ir_dtype dt);
+ir_type ir_type_segval(ir_dtype dt);
+bool ir_type_is_segval(ir_type t);
 ir_type ir_type_ptr_vec(ir_dtype pointee, int32_t len);
 bool ir_type_eq(ir_type a, ir_type b);
 bool ir_type_is_tile(ir_type t);
 bool ir_type_is_vec(ir_type t);
-bool ir_type_is_shaped(ir_type t);     /* tile or vector */
+bool ir_type_is_shaped(ir_type t);     /* tile, vector or segment-shaped value */
 bool ir_type_is_ptrlike(ir_type t);   /* pointer, or tile/vector of pointers */
 /* The element of a tile or vector (or the type itself for scalars/pointers). */
 ir_type ir_type_elem(ir_type t);
@@ -216,6 +224,23 @@ static inline ir_block *ir_func_body(const ir_op *func) { return func->regions[0
 /* Reads a scalar constant: true when v is defined by sw.constant (scalar or
  * splat); fills *out with the value attribute. */
 bool ir_value_constant(const ir_module *m, ir_value v, const ir_attr **out);
+
+/* ---- the SIMT tile layout (docs/simt.md) ------------------------------ */
+
+/* A tile of `len` elements over T threads is held as vector<V> per thread
+ * (V = max(1, len / T)). Each thread's slots come in chunks of
+ * ir_simt_chunk(V) consecutive elements; consecutive threads hold
+ * consecutive chunks, so a warp's accesses to one chunk slot are contiguous
+ * in memory (coalesced). */
+enum { IR_SIMT_MAX_CHUNK = 4 };
+static inline int32_t ir_simt_chunk(int32_t v) { return v < IR_SIMT_MAX_CHUNK ? v : IR_SIMT_MAX_CHUNK; }
+/* The tile element index that slot j of thread tid holds. */
+static inline int64_t ir_simt_element(int64_t len, int32_t v, int64_t start, int64_t tid, int32_t j)
+{
+    int32_t c = ir_simt_chunk(v);
+    int64_t owners = len / v;
+    return start + (int64_t)(j / c) * c * owners + (tid % owners) * c + j % c;
+}
 
 /* ---- printing, parsing, verifying (print.c, parse.c, verify.c) --------- */
 

@@ -489,9 +489,9 @@ static bool check_simt_mem(verifier *v, const ir_op *op)
         return false;
     ir_type ptr = operand_type(v, op, 0);
     const ir_attr *vec = int_attr(op, "vec");
-    if (!vec || !is_pow2(vec->i) || ptr.len % vec->i != 0)
+    if (!vec || !is_pow2(vec->i) || ir_simt_chunk(ptr.len) % vec->i != 0)
         return fail(v, op, "'%s' needs an integer attribute 'vec': a power of two that divides the "
-                    "vector length of %s", name_of(op), TY(ptr, a));
+                    "layout chunk (min(V, 4) slots) of %s", name_of(op), TY(ptr, a));
     return true;
 }
 

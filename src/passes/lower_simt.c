@@ -258,11 +258,12 @@ static void lower_arange(lowerer *lw, ir_op *op)
 }
 
 /* The `vec` promise of an access through the pointer vector ptr: the
- * largest power of two <= min(V, the pointers' run, 16 bytes / element). */
+ * largest power of two <= min(the layout's chunk, the pointers' run,
+ * 16 bytes / element). Slots are contiguous only within a chunk. */
 static int32_t vec_of(const lowerer *lw, ir_value ptr)
 {
     ir_type t = ir_value_type(lw->m, ptr);
-    int32_t limit = t.len;
+    int32_t limit = ir_simt_chunk(t.len);
     int32_t run = contiguity_run(&lw->contig, ptr);
     int32_t width = 16 / ir_dtypes[t.dtype].bytes;
     if (run < limit)

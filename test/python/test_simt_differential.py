@@ -578,9 +578,10 @@ def k_unmasked(x_ptr, out_ptr, BLOCK: sl.constexpr):
 
 
 def test_out_of_bounds_names_the_thread(rng):
-    # Program 2 of BLOCK 1024 (128 threads x 8 slots) runs off the end of x
-    # at element 2100: thread 6, slot 4.
-    x = np.zeros(2100, np.float32)
+    # Program 2 of BLOCK 1024 (128 threads x 8 slots, chunks of 4: thread t
+    # holds 2048+4t.. and 2560+4t..) runs off the end of x at element 2587:
+    # thread 6, slot 7 -- the first failing slot in thread order too.
+    x = np.zeros(2587, np.float32)
     out = np.zeros(3 * 1024, np.float32)
     with pytest.raises(RuntimeError) as oracle:
         k_unmasked.launch(arguments={"x_ptr": x, "out_ptr": out}, constexprs={"BLOCK": 1024},
@@ -588,7 +589,7 @@ def test_out_of_bounds_names_the_thread(rng):
     with pytest.raises(RuntimeError) as simt:
         k_unmasked.launch(arguments={"x_ptr": x, "out_ptr": out}, constexprs={"BLOCK": 1024},
                           grid=(3,), executor="simt")
-    text = "out of bounds: element 2100 of argument 0 ('x_ptr', 2100 elements) in program (2, 0, 0)"
+    text = "out of bounds: element 2587 of argument 0 ('x_ptr', 2587 elements) in program (2, 0, 0)"
     assert "sw.load " + text in str(oracle.value)
     assert "simt.load " + text + ", thread 6" in str(simt.value)
 

@@ -196,14 +196,14 @@ static void test_vector_widths(void)
     } cases[] = {
         {"f32", 4, 4, "ld.global.v4.f32", "st.global.v4.f32", NULL},
         {"i32", 4, 2, "ld.global.v2.s32", "st.global.v2.s32", NULL},
-        {"f32", 8, 8, "ld.global.v4.f32", "st.global.v4.f32", NULL}, /* 32 bytes: two of 16 */
+        {"f32", 8, 4, "ld.global.v4.f32", "st.global.v4.f32", NULL}, /* two chunks of 4 slots */
         {"f64", 4, 4, "ld.global.v2.f64", "st.global.v2.f64", NULL},
         {"i64", 2, 2, "ld.global.v2.s64", "st.global.v2.s64", NULL},
-        {"f16", 8, 8, "ld.global.v4.b32", "st.global.v4.b32", "mov.b32 {"},
+        {"f16", 8, 4, "ld.global.v2.b32", "st.global.v2.b32", "mov.b32 {"},
         {"bf16", 2, 2, "ld.global.b32", "st.global.b32", "mov.b32 {"},
         {"i8", 4, 4, "ld.global.b32", "st.global.b32", "bfe.s32"},
         {"ui8", 2, 2, "ld.global.u16", "st.global.u16", "bfe.u32"},
-        {"i1", 16, 16, "ld.global.v4.b32", "st.global.v4.b32", "bfi.b32"},
+        {"i1", 16, 4, "ld.global.b32", "st.global.b32", "bfi.b32"},
         {"f32", 4, 1, "ld.global.f32", "st.global.f32", NULL}, /* vec = 1: per slot only */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

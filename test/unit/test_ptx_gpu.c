@@ -677,8 +677,8 @@ int main(void)
     for (int i = 0; i < NDTYPES; i++)
         test_casts(all_dtypes[i]);
     static const struct { const char *type; int v, k; } copies[] = {
-        {"f32", 4, 4}, {"i32", 4, 2}, {"f32", 8, 8}, {"f64", 4, 4}, {"i64", 2, 2}, {"f16", 8, 8},
-        {"bf16", 2, 2}, {"i8", 4, 4}, {"ui8", 2, 2}, {"i1", 16, 16}, {"i8", 32, 32}, {"f32", 4, 1},
+        {"f32", 4, 4}, {"i32", 4, 2}, {"f32", 8, 4}, {"f64", 4, 4}, {"i64", 2, 2}, {"f16", 8, 4},
+        {"bf16", 2, 2}, {"i8", 4, 4}, {"ui8", 2, 2}, {"i1", 16, 4}, {"i8", 32, 4}, {"f32", 4, 1},
     };
     for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
         for (int off = 0; off < 2; off++)

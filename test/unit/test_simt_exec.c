@@ -116,7 +116,7 @@ static const char vector_add[] =
     "  %op = \"sw.addptr\"(%os, %offs) : (vector<8x!sw.ptr<f32>>, vector<8xi32>) -> vector<8x!sw.ptr<f32>>\n"
     "  %zero = \"sw.constant\"() {value = 0.0 : f32} : () -> vector<8xf32>\n"
     "  %x = \"simt.load\"(%xp, %mask, %zero) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>\n"
-    "  %y = \"simt.load\"(%yp, %mask, %zero) {vec = 8 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>\n"
+    "  %y = \"simt.load\"(%yp, %mask, %zero) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>\n"
     "  %sum = \"sw.add\"(%x, %y) : (vector<8xf32>, vector<8xf32>) -> vector<8xf32>\n"
     "  \"simt.store\"(%op, %sum, %mask) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()\n"
     "  \"func.return\"() : () -> ()\n"
@@ -197,7 +197,7 @@ static const char tile_v8[] =
     "  %lane = \"sw.add\"(%t8s, %slot) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>\n"
     "  %ps = \"sw.splat\"(%out) : (!sw.ptr<i32>) -> vector<8x!sw.ptr<i32>>\n"
     "  %p = \"sw.addptr\"(%ps, %idx) : (vector<8x!sw.ptr<i32>>, vector<8xi32>) -> vector<8x!sw.ptr<i32>>\n"
-    "  \"simt.store\"(%p, %lane) {vec = 8 : i32} : (vector<8x!sw.ptr<i32>>, vector<8xi32>) -> ()\n"
+    "  \"simt.store\"(%p, %lane) {vec = 4 : i32} : (vector<8x!sw.ptr<i32>>, vector<8xi32>) -> ()\n"
     "  \"func.return\"() : () -> ()\n"
     "}\n";
 
@@ -269,7 +269,8 @@ static void test_tile_index(void)
     for (int e = 0; ok && e < 1024 && bad < 0; e++) {
         int expect = -1;
         if (e >= 24) {
-            int t = (e - 24) / 8, j = (e - 24) % 8;
+            /* the layout of docs/simt.md: 125 owners, chunks of 4 */
+            int rel = e - 24, t = (rel % 500) / 4, j = (rel / 500) * 4 + rel % 4;
             expect = (t + 125 < 128 ? t + 125 : t) * 8 + j; /* threads 125..127 copy 0..2 */
         }
         if (wide[e] != expect)
@@ -615,13 +616,14 @@ static void test_out_of_bounds(void)
 {
     diag d;
     diag_init(&d);
-    enum { N = 9 * 1024, SHORT = 8 * 1024 + 17 * 8 + 3 };
+    enum { N = 9 * 1024, SHORT = 8 * 1024 + 512 + 17 * 4 + 3 };
     float *x = calloc(N, sizeof(float)), *y = calloc(N, sizeof(float)), *out = calloc(N, sizeof(float));
-    /* Every lane of CTA 8 is active; x ends in slot 3 of thread 17. */
+    /* Every lane of CTA 8 is active; x ends before slot 7 of thread 17 (the
+     * second chunk of the layout: element 8192 + 512 + 4 * 17 + 3). */
     cpu_arg args[4] = {buf(x, SHORT), buf(y, N), buf(out, N), int_arg(N)};
     bool ok = run(vector_add, 9, args, 4, &d);
     EXPECT_ERROR(d, ok, DIAG_RUNTIME,
-                 "simt.load out of bounds: element 8331 of argument 0 ('x_ptr', 8331 elements) in "
+                 "simt.load out of bounds: element 8775 of argument 0 ('x_ptr', 8775 elements) in "
                  "program (8, 0, 0), thread 17");
     CHECK(d.kind == DIAG_NONE, "diag cleared");
 
@@ -631,7 +633,7 @@ static void test_out_of_bounds(void)
     cpu_arg sargs[4] = {buf(x, N), buf(y, N), buf(out, SHORT), int_arg(N)};
     ok = run(vector_add, 9, sargs, 4, &d);
     EXPECT_ERROR(d, ok, DIAG_RUNTIME,
-                 "simt.store out of bounds: element 8331 of argument 2 ('out_ptr', 8331 elements) in "
+                 "simt.store out of bounds: element 8775 of argument 2 ('out_ptr', 8775 elements) in "
                  "program (8, 0, 0), thread 17");
     CHECK(out[8 * 1024 - 1] == 0.0f && out[8 * 1024] == -7.0f && out[SHORT - 1] == -7.0f,
           "CTAs 0..7 stored, CTA 8 stored nothing: %g %g %g", out[8 * 1024 - 1], out[8 * 1024],

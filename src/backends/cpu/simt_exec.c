@@ -144,12 +144,12 @@ bool cpu_simt_eval_invariant(cpu_ctx *c, const ir_op *op)
         for (int32_t t = 0; t < T; t++)
             o[t] = g;
     } else {
-        /* slot j of thread t: start + (t mod (len/V)) * V + j */
-        int64_t v = cpu_slots(c, r), owners = attr_int(op, "len", 1) / v;
-        int64_t start = attr_int(op, "start", 0);
+        /* the layout of docs/simt.md: chunks of consecutive elements */
+        int32_t v = cpu_slots(c, r);
+        int64_t len = attr_int(op, "len", 1), start = attr_int(op, "start", 0);
         for (int32_t t = 0; t < T; t++)
-            for (int64_t j = 0; j < v; j++)
-                o[t * v + j] = ir_scalar_from_int(dt, start + (t % owners) * v + j);
+            for (int32_t j = 0; j < v; j++)
+                o[(int64_t)t * v + j] = ir_scalar_from_int(dt, ir_simt_element(len, v, start, t, j));
     }
     return true;
 }

@@ -146,7 +146,8 @@ static bool emit_thread_id(ptx_emitter *e, const ir_op *op) { return emit_specia
 static bool emit_block_id(ptx_emitter *e, const ir_op *op) { return emit_special(e, op, "ctaid"); }
 static bool emit_grid_dim(ptx_emitter *e, const ir_op *op) { return emit_special(e, op, "nctaid"); }
 
-/* Slot j = start + (tid mod (len/V)) * V + j. */
+/* Slot j = start + (j / c) * c * owners + (tid mod owners) * c + j mod c,
+ * with c = ir_simt_chunk(V) and owners = len / V (docs/simt.md). */
 static bool emit_tile_index(ptx_emitter *e, const ir_op *op)
 {
     int64_t len = int_attr(e, op, "len", 0, true), start = int_attr(e, op, "start", 0, false);
@@ -154,6 +155,7 @@ static bool emit_tile_index(ptx_emitter *e, const ir_op *op)
     int64_t lanes = len / v;
     if (len < 1 || lanes < 1 || lanes * v != len)
         sw_unreachable(e->d, "simt.tile_index len %lld does not split into %d slots", (long long)len, v);
+    int c = ir_simt_chunk(v);
     ptx_reg *d = ptx_define(e, op->results[0]);
     char tid[16], base[16], dn[16];
     ptx_reg_name(ptx_new_reg(e, RC_B32), tid);
@@ -163,9 +165,10 @@ static bool emit_tile_index(ptx_emitter *e, const ir_op *op)
         ptx_line(e, "and.b32 %s, %s, %lld;", tid, tid, (long long)(lanes - 1));
     else
         ptx_line(e, "rem.u32 %s, %s, %lld;", tid, tid, (long long)lanes);
-    ptx_line(e, "mad.lo.s32 %s, %s, %d, %lld;", base, tid, v, (long long)start);
+    ptx_line(e, "mad.lo.s32 %s, %s, %d, %lld;", base, tid, c, (long long)start);
     for (int j = 0; j < v; j++)
-        ptx_line(e, "add.s32 %s, %s, %d;", ptx_reg_name(d[j], dn), base, j);
+        ptx_line(e, "add.s32 %s, %s, %lld;", ptx_reg_name(d[j], dn), base,
+                 (long long)ir_simt_element(len, v, 0, 0, j));
     return true;
 }
 

@@ -73,15 +73,15 @@ module {
 
 // -----
 
-// Contiguity: f16 over 8 slots is 8 wide (16 bytes); f64 2 wide; a widening
+// Contiguity: f16 over 8 slots is 4 wide (the layout chunk); f64 2 wide; a widening
 // cast and a subtraction of a uniform tile keep the run; a select, a
 // narrowing cast, a product and a subtraction from a uniform tile do not.
 // CHECK-LABEL: func.func @contiguity
 // CHECK-SAME: simt.num_threads = 128 : i32
-// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 8 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
+// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 4 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 2 : i32} : (vector<8x!sw.ptr<f64>>) -> vector<8xf64>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 2 : i32} : (vector<8x!sw.ptr<f64>>) -> vector<8xf64>
-// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 8 : i32} : (vector<8x!sw.ptr<i8>>) -> vector<8xi8>
+// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 4 : i32} : (vector<8x!sw.ptr<i8>>) -> vector<8xi8>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 1 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 1 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 1 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>

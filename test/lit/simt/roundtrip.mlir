@@ -33,7 +33,7 @@
 // CHECK-NEXT:     "simt.smem_store"(%19, %21) {offset = 64 : i32} : (i32, f64) -> ()
 // CHECK-NEXT:     "simt.barrier"() : () -> ()
 // CHECK-NEXT:     %22 = "simt.smem_load"(%19) {offset = 248 : i32} : (i32) -> f64
-// CHECK-NEXT:     "simt.store"(%9, %15, %7) {vec = 8 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
+// CHECK-NEXT:     "simt.store"(%9, %15, %7) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
 // CHECK-NEXT:     "simt.store"(%9, %15) {vec = 2 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>) -> ()
 // CHECK-NEXT:     "func.return"() : () -> ()
 // CHECK-NEXT:   }
@@ -65,7 +65,7 @@ module {
     "simt.smem_store"(%warp, %wr) {offset = 64 : i32} : (i32, f64) -> ()
     "simt.barrier"() : () -> ()
     %r = "simt.smem_load"(%warp) {offset = 248 : i32} : (i32) -> f64
-    "simt.store"(%xp, %e, %mask) {vec = 8 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
+    "simt.store"(%xp, %e, %mask) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
     "simt.store"(%xp, %e) {vec = 2 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>) -> ()
     "func.return"() : () -> ()
   }

@@ -160,7 +160,7 @@ func.func @k(%p: !sw.ptr<f32>, %c: i1, %x: f32) attributes {simt.num_threads = 3
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.load' needs an integer attribute 'vec': a power of two that divides the vector length of vector<4x!sw.ptr<f32>>
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.load' needs an integer attribute 'vec': a power of two that divides the layout chunk (min(V, 4) slots) of vector<4x!sw.ptr<f32>>
 func.func @k(%p: !sw.ptr<f32>) attributes {simt.num_threads = 32 : i32} {
   %0 = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<4x!sw.ptr<f32>>
   %1 = "simt.load"(%0) : (vector<4x!sw.ptr<f32>>) -> vector<4xf32>
@@ -168,7 +168,7 @@ func.func @k(%p: !sw.ptr<f32>) attributes {simt.num_threads = 32 : i32} {
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.load' needs an integer attribute 'vec': a power of two that divides the vector length of vector<4x!sw.ptr<f32>>
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.load' needs an integer attribute 'vec': a power of two that divides the layout chunk (min(V, 4) slots) of vector<4x!sw.ptr<f32>>
 func.func @k(%p: !sw.ptr<f32>) attributes {simt.num_threads = 32 : i32} {
   %0 = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<4x!sw.ptr<f32>>
   %1 = "simt.load"(%0) {vec = 8 : i32} : (vector<4x!sw.ptr<f32>>) -> vector<4xf32>
@@ -193,7 +193,7 @@ func.func @k(%p: !sw.ptr<f32>, %a: i32) attributes {simt.num_threads = 32 : i32}
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 4]]:3: error: 'simt.store' needs an integer attribute 'vec': a power of two that divides the vector length of vector<4x!sw.ptr<f32>>
+// CHECK: verify-errors.mlir:[[# @LINE + 4]]:3: error: 'simt.store' needs an integer attribute 'vec': a power of two that divides the layout chunk (min(V, 4) slots) of vector<4x!sw.ptr<f32>>
 func.func @k(%p: !sw.ptr<f32>, %a: f32) attributes {simt.num_threads = 32 : i32} {
   %0 = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<4x!sw.ptr<f32>>
   %1 = "sw.splat"(%a) : (f32) -> vector<4xf32>
