@@ -9,6 +9,8 @@ What it measures (N = 2^28 float32 unless --n says otherwise):
   triton.testing.do_bench (median of CUDA-event timings), then checked again;
 - warm host launch overhead: 10000 back-to-back launches of a one-CTA grid,
   with torch.cuda.synchronize before and after, divided (and CUDA events);
+  for Swage also split: the same launches through the packed C entry with a
+  buffer packed once (ctypes + C + the driver), the rest being Python;
 - Swage's source-to-PTX compile time on specialisations it has not seen
   (swageKernelCompile + swageKernelEmitPtx), median;
 - first launch (compile + driver JIT + launch + synchronize) in a fresh
@@ -179,7 +181,62 @@ def launch_overhead(launches, errors):
         except Exception as e:
             errors.append("launch overhead/%s: %s" % (name, e))
             result[name] = {"error": str(e)}
+    try:
+        split = swage_launch_split(x, y, out, n, launches)
+        if split is not None:
+            result["swage_c_call"] = split
+            if "us" in result.get("swage", {}):
+                result["swage_python_us"] = result["swage"]["us"] - split["us"]
+    except Exception as e:
+        errors.append("launch overhead/swage split: %s" % e)
+        result["swage_c_call"] = {"error": str(e)}
     return result
+
+
+def swage_launch_split(x, y, out, n, launches):
+    """The same warm launches with no Python argument handling: the packed C
+    entry (swageKernelLaunchCudaPacked) called by ctypes with a buffer packed
+    once, on the current stream. kernel.launch minus this is the Python part;
+    this is ctypes + Swage's C + the driver (cuLaunchKernel)."""
+    launchers = getattr(add_kernel, "_warm", None)
+    if not _native.PACKED_LAUNCH or not isinstance(launchers, dict) or not launchers:
+        return None
+    arguments = {"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n}
+    constexprs = {"BLOCK": BLOCK}
+    kernel = None
+    for launcher in launchers.values():
+        key = launcher.key(arguments, constexprs)
+        kernel = launcher.kernels.get(key) if key is not None else None
+        if kernel is not None:
+            break
+    if kernel is None:
+        return None
+    device = x.get_device()
+    layout = _native.launch_struct(["*f32", "*f32", "*f32", "i32"])
+    buffer = layout.pack(kernel, torch.cuda.current_stream(device).cuda_stream, device, 1, 1, 1,
+                         layout.size - _native.LAUNCH_HEADER_SIZE, 0, x.data_ptr(), y.data_ptr(),
+                         out.data_ptr(), n)
+    launch = _native.cuda_launch_packed
+    out.fill_(float("nan"))
+    status = launch(buffer, None)
+    if status:
+        _native.raise_last_error(status)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+    runs = []
+    for _ in range(2):
+        for _ in range(200):
+            launch(buffer, None)
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(launches):
+            launch(buffer, None)
+        t1 = time.perf_counter()
+        torch.cuda.synchronize()
+        t2 = time.perf_counter()
+        runs.append({"wall_us": (t2 - t0) / launches * 1e6,
+                     "enqueue_us": (t1 - t0) / launches * 1e6})
+    return {"launches": launches, "runs": runs, "us": min(r["wall_us"] for r in runs)}
 
 
 COMPILE_SOURCE = '''\
@@ -343,6 +400,10 @@ def report(data):
     rows.append(["launch overhead, Swage", fmt(s_us, "us"), "<= 1/2 Triton",
                  verdict(None if not (s_us and t_us) else s_us <= 0.5 * t_us,
                          "(%.2fx Triton)" % (s_us / t_us) if s_us and t_us else "")])
+    split_us = get(lo, "swage_c_call", "us")
+    if split_us is not None:
+        rows.append(["  of which ctypes + C + driver", fmt(split_us, "us"), "", ""])
+        rows.append(["  of which Python", fmt(get(lo, "swage_python_us"), "us"), "", ""])
     c_us = get(data, "compile", "median_us")
     rows.append(["compile source->PTX, Swage", fmt(c_us, "us", 0), "< 2 ms",
                  verdict(None if c_us is None else c_us < 2000)])

@@ -89,6 +89,28 @@ int swageKernelParamIsConstexpr(const swage_kernel *kernel, int index);
 const char *swageKernelParamType(const swage_kernel *kernel, int index); /* borrowed */
 const char *swageKernelName(const swage_kernel *kernel);                /* borrowed */
 
+/* Segment programs (docs/segments.md) say what happens to one segment of
+ * CSR offsets; a launch runs one program per segment, so the caller gives
+ * grid = (segments, 1, 1) with segments = (elements of the offsets
+ * argument) - 1. The offsets argument is the runtime argument (an index into
+ * the launch's `args`: constexprs are not counted) returned here; -1 for an
+ * ordinary grid program. Every launch checks that the grid is (n, 1, 1);
+ * GPU and CPU SIMT launches also check that the offsets argument is a
+ * buffer of at least one element and that n <= its elements - 1, so no
+ * program reads offsets past their end. The offsets' values are the
+ * caller's to check (docs/segments.md, "Offsets"): the GPU code clamps each
+ * segment to the lengths of the buffers it reads and writes segments of,
+ * so bad offsets never make it access memory outside them. */
+int swageKernelSegmentOffsetsParam(const swage_kernel *kernel);
+/* The GPU schedule of a segment program takes hidden i64 parameters after
+ * the runtime ones: the element counts of the buffers it reads or writes
+ * segments of. swageKernelLaunchCuda and swageKernelLaunchCpuSimt fill them
+ * from the BUFFER arguments' nelems. Their number (0 for grid programs),
+ * and for hidden parameter i the runtime argument whose nelems it holds
+ * (-1 when i is out of range). */
+int swageKernelNumHiddenParams(const swage_kernel *kernel);
+int swageKernelHiddenParamSource(const swage_kernel *kernel, int index);
+
 /* IR stages for swageKernelEmitMlir. */
 typedef enum swage_stage {
     SWAGE_STAGE_SOURCE = 0,   /* straight out of the frontend (specialised, unoptimised) */
@@ -125,9 +147,12 @@ swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid
                                   const swage_arg *args, int nargs, swage_error **error);
 
 /* Runs the kernel's SIMT form (the program the GPU runs, lowered to threads,
- * shuffles, barriers and shared memory) on the CPU SIMT executor. Same
- * arguments and guarantees as swageKernelLaunchCpu; results agree with it
- * exactly for integers and within float rounding for float reductions. */
+ * shuffles, barriers and shared memory; for a segment program, its
+ * one-CTA-per-segment schedule) on the CPU SIMT executor. Same arguments
+ * and guarantees as swageKernelLaunchCpu; results agree with it exactly for
+ * integers and within float rounding for float reductions. A segment
+ * program's offset values are not checked here: the schedule clamps them,
+ * as on the GPU. */
 swage_status swageKernelLaunchCpuSimt(const swage_kernel *kernel, const int64_t grid[3],
                                       const swage_arg *args, int nargs, swage_error **error);
 
@@ -144,6 +169,15 @@ int swageCudaAvailable(void);
  * otherwise SWAGE_ERROR_RUNTIME with the reason ("libcuda.so.1 not found: ..."). */
 swage_status swageCudaStatus(swage_error **error);
 
+/* Copies `bytes` from device memory at `source` (an address on CUDA device
+ * `device`) to `host`, after waiting for `stream` (a CUstream of that
+ * device; NULL for the legacy default stream), so that work queued there
+ * before is visible. Synchronous. For small reads such as checking a
+ * segment program's offsets from a binding that has no other way to read
+ * device memory. */
+swage_status swageCudaCopyToHost(int device, void *stream, void *host, uint64_t source,
+                                 size_t bytes, swage_error **error);
+
 /* Launches the kernel on CUDA device `device` (its primary context),
  * asynchronously on `stream` (a CUstream; NULL for the legacy default
  * stream). BUFFER arguments carry device pointers in `data` (nelems is the
@@ -153,6 +187,36 @@ swage_status swageCudaStatus(swage_error **error);
 swage_status swageKernelLaunchCuda(const swage_kernel *kernel, int device, void *stream,
                                    const int64_t grid[3], const swage_arg *args, int nargs,
                                    swage_error **error);
+
+/* The same launch in one buffer, for language bindings that launch often
+ * (the Python layer's warm path): a swage_cuda_launch header followed by
+ * params_size bytes of runtime arguments laid out as the kernel's PTX
+ * parameters: in source order, each at an offset from the end of the header
+ * that is a multiple of its size (as a C struct of them would be): device
+ * pointers and i64/f64 in 8 bytes, i32/f32 in 4, f16/bf16 in 2 (their bits),
+ * i1/i8/u8 in 1. The buffer needs no alignment. Checks and behaviour are
+ * those of swageKernelLaunchCuda (a params_size that differs from the
+ * kernel's layout is SWAGE_ERROR_INVALID_ARGUMENT; segment programs are
+ * refused: their grid is checked against the offsets' length, which only
+ * swageKernelLaunchCuda sees); a warm launch takes no lock and allocates
+ * nothing. When `error` is NULL, a failure's error is kept for the calling
+ * thread instead (see swageErrorTakeLast), so a caller passes no
+ * out-parameter on the fast path. */
+typedef struct swage_cuda_launch {
+    const swage_kernel *kernel;
+    void *stream;         /* CUstream; NULL for the legacy default stream */
+    int32_t device;       /* CUDA device ordinal */
+    uint32_t grid[3];     /* programs per axis */
+    uint32_t params_size; /* bytes of packed parameters after this header */
+    uint32_t reserved;    /* 0 */
+} swage_cuda_launch;      /* 40 bytes on 64-bit platforms */
+
+swage_status swageKernelLaunchCudaPacked(const void *launch, swage_error **error);
+
+/* The error of this thread's last failed call that kept its error for the
+ * thread (swageKernelLaunchCudaPacked with a NULL `error`), or NULL. The
+ * caller owns it (swageErrorDestroy); taking it clears the slot. */
+swage_error *swageErrorTakeLast(void);
 
 /* ---- IR tools (for swage-opt and tests) --------------------------------- */
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # gpu_run.sh - everything Swage checks on a GPU machine, in one call: the
 # environment, a build (gcc), the C unit tests (the CUDA runtime's GPU
-# checks included), the GPU suite (test/gpu), the CPU suite (test/python),
-# and the vector-add benchmark. Each step's log and the results land in
-# $OUT (default /tmp/swage-gpu-out); a failing step is reported and the
-# others still run; a short table is printed last; the exit status is 1 if
-# any step failed. Safe to run again on the same machine (incremental build).
+# checks included), the GPU suite (test/gpu; the segment tests in a step of
+# their own, so a GPU fault there cannot fail the others), the CPU suite
+# (test/python), the vector-add benchmark and the segments benchmark. The
+# results land in $OUT (default /tmp/swage-gpu-out): logs.txt (every step's
+# log, in order), vector_add.json, segments.json and segments.png. A failing
+# step is reported and the others still run; the tables are printed last
+# (the segments table last of all); the exit status is 1 if any step failed.
+# Safe to run again on the same machine (incremental build).
 #
 #   tools/gpu_run.sh                 # on the GPU machine, from anywhere
 #   SWAGE_COMMIT=<sha> tools/gpu_run.sh   # names the commit where .git is absent
@@ -14,6 +17,8 @@ cd "$(dirname "$0")/.."
 
 OUT="${OUT:-/tmp/swage-gpu-out}"
 mkdir -p "$OUT"
+# Step logs are written here and merged into $OUT/logs.txt at exit (few files in $OUT).
+LOGS="$(mktemp -d "${TMPDIR:-/tmp}/swage-gpu-logs.XXXXXX")"
 BUILD=build-gpu
 PY="${PYTHON:-python3}"
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -24,6 +29,19 @@ START=$(date +%s)
 
 declare -a SUMMARY=()
 FAILED=0
+merge_logs() {
+    local name file
+    : > "$OUT/logs.txt"
+    for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
+                segments_bench segments; do
+        for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
+            [ -f "$file" ] || continue
+            printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
+            cat "$file" >> "$OUT/logs.txt"
+        done
+    done
+}
+trap merge_logs EXIT
 step() { printf '\n== %s  (t=%ds)\n' "$*" "$(( $(date +%s) - START ))"; }
 # run NAME LIMIT_SECONDS LOG COMMAND...: runs, tees the log, records the status.
 run() {
@@ -38,7 +56,8 @@ run() {
         SUMMARY+=("$(printf '%-24s ok      %4ds' "$name" "$took")")
     else
         [ "$rc" -eq 124 ] && rc="timeout after ${limit}s"
-        SUMMARY+=("$(printf '%-24s FAILED  %4ds  (%s; log %s)' "$name" "$took" "$rc" "$log")")
+        SUMMARY+=("$(printf '%-24s FAILED  %4ds  (%s; log %s in %s)' "$name" "$took" "$rc" \
+                   "$(basename "$log")" "$OUT/logs.txt")")
         FAILED=1
     fi
 }
@@ -72,37 +91,53 @@ step "environment"
     "$PY" -c 'import cupy; print("cupy", cupy.__version__)' 2>/dev/null \
         || echo "cupy: not importable (its tests are skipped)"
     echo "cores $(nproc)"
-} 2>&1 | tee "$OUT/environment.txt"
+} 2>&1 | tee "$LOGS/environment.log"
 
-run "build" 90 "$OUT/build.log" make -j"$(nproc)" BUILD="$BUILD" all
+run "build" 90 "$LOGS/build.log" make -j"$(nproc)" BUILD="$BUILD" all
 if [ ! -f "$SWAGE_LIB" ]; then
-    echo "no $SWAGE_LIB: the build failed, so nothing else can run" | tee -a "$OUT/build.log"
+    echo "no $SWAGE_LIB: the build failed, so nothing else can run" | tee -a "$LOGS/build.log"
     printf '\n== summary\n'; printf '%s\n' "${SUMMARY[@]}"
     exit 1
 fi
-run "C unit tests" 90 "$OUT/unit.log" bash -c unit_tests
-run "GPU suite (test/gpu)" 150 "$OUT/gpu_tests.log" \
-    "$PY" -m pytest -q -rs -p no:cacheprovider --durations=8 test/gpu
-run "CPU suite (test/python)" 60 "$OUT/cpu_tests.log" \
+run "C unit tests" 90 "$LOGS/unit.log" bash -c unit_tests
+run "GPU suite (test/gpu)" 150 "$LOGS/gpu_tests.log" \
+    "$PY" -m pytest -q -rs -p no:cacheprovider --durations=8 \
+    --ignore=test/gpu/test_segments_gpu.py test/gpu
+run "GPU segments suite" 150 "$LOGS/gpu_segments.log" \
+    "$PY" -m pytest -q -rs -p no:cacheprovider --durations=5 test/gpu/test_segments_gpu.py
+run "CPU suite (test/python)" 120 "$LOGS/cpu_tests.log" \
     "$PY" -m pytest -q -rs -p no:cacheprovider test/python
-run "benchmark" 150 "$OUT/bench.log" \
-    "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$OUT/vector_add.txt"
+run "benchmark" 150 "$LOGS/bench.log" \
+    "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$LOGS/vector_add.txt"
+# The segments benchmark keeps to --budget-s itself (each distribution in a
+# child process); the step's limit is a backstop.
+run "segments benchmark" 260 "$LOGS/segments_bench.log" \
+    "$PY" bench/segments.py --budget-s 180 --json "$OUT/segments.json" \
+    --png "$OUT/segments.png" --table "$LOGS/segments.txt"
 
-printf '\n== summary (%ds in all; logs and vector_add.json in %s)\n' "$(( $(date +%s) - START ))" "$OUT"
+printf '\n== summary (%ds in all; logs.txt, vector_add.json, segments.json and segments.png in %s)\n' \
+    "$(( $(date +%s) - START ))" "$OUT"
 printf '%s\n' "${SUMMARY[@]}"
 awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \
-    "$OUT/unit.log" 2>/dev/null || true
-for log in gpu_tests cpu_tests; do
-    line=$(grep -E '(passed|failed|error|skipped).* in [0-9.]+s' "$OUT/$log.log" 2>/dev/null \
+    "$LOGS/unit.log" 2>/dev/null || true
+for log in gpu_tests gpu_segments cpu_tests; do
+    line=$(grep -E '(passed|failed|error|skipped).* in [0-9.]+s' "$LOGS/$log.log" 2>/dev/null \
            | tail -n 1 || true)
-    [ -n "$line" ] || line="no pytest summary; last line: $(grep -v "^[[:space:]]*$" "$OUT/$log.log" 2>/dev/null | tail -n 1 || true)"
+    [ -n "$line" ] || line="no pytest summary; last line: $(grep -v "^[[:space:]]*$" "$LOGS/$log.log" 2>/dev/null | tail -n 1 || true)"
     printf '  %-32s %s\n' "$log" "$line"
 done
 echo
-if [ -f "$OUT/vector_add.txt" ]; then
-    cat "$OUT/vector_add.txt"
+if [ -f "$LOGS/vector_add.txt" ]; then
+    cat "$LOGS/vector_add.txt"
 else
-    echo "the benchmark printed no table; the end of $OUT/bench.log:"
-    tail -n 12 "$OUT/bench.log" 2>/dev/null || true
+    echo "the benchmark printed no table; the end of its log:"
+    tail -n 12 "$LOGS/bench.log" 2>/dev/null || true
+fi
+echo
+if [ -f "$LOGS/segments.txt" ]; then
+    cat "$LOGS/segments.txt"
+else
+    echo "the segments benchmark printed no table; the end of its log:"
+    tail -n 12 "$LOGS/segments_bench.log" 2>/dev/null || true
 fi
 exit "$FAILED"

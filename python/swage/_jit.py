@@ -9,21 +9,29 @@ library caches every spec process-wide; a Python dict keyed by (signature,
 constexprs) skips even the call on warm launches), and runs it: on the CPU
 executors when every array is in host memory, or through the CUDA Driver API
 when every array is on one CUDA device, asynchronously on the current stream.
+
+A GPU launch with PyTorch tensors and int/float scalars that has been seen
+before (same argument kinds, tensor dtypes and constexprs) takes the warm
+path instead: code generated for the kernel's parameters (_WarmLauncher)
+makes the same checks on the tensors in straight-line Python and hands one
+packed buffer to swageKernelLaunchCudaPacked, about a microsecond of Python
+where the general path takes tens.
 """
 
 import functools
 import inspect
 import operator
 import re
+import struct
 import sys
 import threading
 
 from . import _args
 from . import _native
+from . import _offsets
 from . import language as sl
 
 _MISSING = object()
-_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 _SEGMENT_BUILTINS = frozenset(
     ["segment_id", "segment", "load_segment", "store_segment", "segment_length"])
 _GRID_MAX = (1 << 31) - 1  # program ids are int32
@@ -95,11 +103,12 @@ class JITFunction:
         self._uses_segments = bool(_SEGMENT_BUILTINS & set(fn.__code__.co_names))
         self._cache = {}
         self._lock = threading.Lock()
-        # Warm GPU launches whose arguments are all CUDA tensors and plain
-        # int/float scalars skip the general conversion (see _launch_warm).
-        self._runtime_names = tuple(p.name for p in self._runtime)
-        self._warm_ok = _native.FAST_LAUNCH and all(p.type is None for p in self._runtime)
-        self._warm = {}  # (argument kinds, constexpr items) -> (kernel, packer)
+        # Warm GPU launches (CUDA tensors and plain int/float scalars, seen
+        # before) run generated straight-line code instead (see _WarmLauncher).
+        self._warm_ok = (_native.PACKED_LAUNCH and not self._uses_segments
+                         and all(p.type is None for p in self._runtime))
+        self._warm = {}           # argument kinds -> _WarmLauncher
+        self._warm_launch = None  # the launch function of the kinds used last, or None
         functools.update_wrapper(self, fn)
 
     def __repr__(self):
@@ -219,14 +228,23 @@ class JITFunction:
         constexprs: {name: value} for the sl.constexpr parameters; grid:
         programs per axis, an int or a tuple of 1-3 ints.
 
+        A segment program (docs/segments.md) takes no grid: it runs one
+        program per segment of its offsets argument (a 1-D int32/int64 array
+        of segments + 1 elements). Its offsets are checked first (they start
+        at >= 0, never decrease, and end within every buffer read or written
+        through them; a ValueError names the first bad segment) unless
+        ``unsafe=True``, which skips the check and its host synchronisation
+        (the generated code still stays inside the buffers).
+
         On the CPU the launch is synchronous; ``executor`` picks the CPU
         executor: "semantic" (the reference) or "simt" (the per-thread program
         the GPU runs). On a GPU the launch is asynchronous, on the current
         PyTorch stream of the tensors' device (for __cuda_array_interface__
         objects, their 'stream', else the legacy default stream).
         """
-        if (self._warm_ok and not args and executor == "semantic" and schedule == "auto"
-                and unsafe is False and self._launch_warm(arguments, constexprs, grid)):
+        warm = self._warm_launch
+        if (warm is not None and not args and executor == "semantic" and schedule == "auto"
+                and unsafe is False and warm(arguments, constexprs, grid)):
             return None
         if args:
             raise TypeError("%s.launch takes keyword arguments only: "
@@ -236,7 +254,6 @@ class JITFunction:
                             "%s.launch(arguments=..., grid=...)" % (self.__name__, self.__name__))
         converted = self._convert_arguments(arguments)
         constexpr_text = self._constexpr_text(constexprs)
-        grid3 = self._grid(grid)
         if schedule not in _SCHEDULES:
             raise ValueError("schedule=%r is not available in this build; use schedule='auto' "
                              "(forced schedules come with the segment schedules)" % (schedule,))
@@ -245,109 +262,66 @@ class JITFunction:
         if executor not in _EXECUTORS:
             raise ValueError("executor must be 'semantic' or 'simt', not %r" % (executor,))
         on_gpu = [c for c in converted if c.device == "cuda"]
-        if on_gpu:
-            device, stream = self._gpu_placement(converted, on_gpu, executor)
+        device, stream = self._gpu_placement(converted, on_gpu, executor) if on_gpu else (0, 0)
         signature = ",".join("%s=%s" % (c.name, c.type) for c in converted)
         kernel = self._compile(signature, constexpr_text)
+        segment = _native.segment_launch_facts(kernel)
+        if segment is not None:
+            if grid is not None:
+                raise TypeError("%s is a segment program: segment programs derive their grid from "
+                                "the offsets; leave grid out" % self.__name__)
+            grid3 = _offsets.segment_grid(self.__name__, segment, converted, arguments, unsafe,
+                                          device, stream)
+            if grid3 is None:
+                return None  # no segments: nothing to run
+        else:
+            grid3 = self._grid(grid)
         # `converted` keeps every buffer alive until the call returns; on the
         # GPU the caller's tensors must outlive the kernel, as with any
         # asynchronous launch.
         args = [c.to_arg() for c in converted]
         if on_gpu:
             _native.launch_cuda(kernel, device, stream, grid3, args)
-            if self._warm_ok:
-                self._remember_warm(arguments, constexprs, kernel)
+            if self._warm_ok and segment is None:
+                self._remember_warm(arguments, constexprs, converted, kernel)
         else:
             _native.launch_cpu(kernel, grid3, args, executor)
         return None
 
     # ---- warm GPU launches ------------------------------------------------------
-    #
-    # The general path above validates and converts every argument (about
-    # 15-20 us of Python per launch). A launch whose arguments are exactly
-    # torch.Tensor objects on one CUDA device, contiguous, and int (int32
-    # range) / float scalars, with a plain tuple grid, is described by a key
-    # (each tensor's dtype; int/float for scalars; the constexpr items with
-    # their types). The first launch with a key takes the general path and
-    # records the compiled kernel under it; later ones pack the arguments
-    # with struct and call the library directly. Anything else -- a missing
-    # argument, a CPU tensor, a subclass, a bool, a list grid -- takes the
-    # general path, which gives the errors.
 
-    def _warm_arguments(self, arguments):
-        """(key, flat argument values, device) or None when not eligible."""
+    def _remember_warm(self, arguments, constexprs, converted, kernel):
+        """After a GPU launch through the general path: lets later launches
+        with the same argument kinds, tensor dtypes and constexprs take the
+        warm path (_WarmLauncher) straight to the kernel."""
         torch = sys.modules.get("torch")
-        if torch is None or type(arguments) is not dict or len(arguments) != len(
-                self._runtime_names):
-            return None
-        tensor_type = torch.Tensor
-        key, flat, device = [], [], -1
-        for name in self._runtime_names:
-            value = arguments.get(name, _MISSING)
-            kind = type(value)
-            if kind is tensor_type:
-                if not value.is_cuda or not value.is_contiguous():
-                    return None
-                index = value.get_device()
-                if device != index:
-                    if device >= 0:
-                        return None
-                    device = index
-                key.append(value.dtype)
-                flat += (_native.ARG_BUFFER, value.data_ptr(), value.numel(), 0, 0.0)
-            elif kind is int and _INT32_MIN <= value <= _INT32_MAX:
-                key.append(int)
-                flat += (_native.ARG_INT, 0, 0, value, 0.0)
-            elif kind is float:
-                key.append(float)
-                flat += (_native.ARG_FLOAT, 0, 0, 0, value)
+        if torch is None or type(arguments) is not dict:
+            return
+        kinds = []
+        for c in converted:
+            value = arguments.get(c.name, _MISSING)
+            if type(value) is torch.Tensor and c.origin == "torch":
+                kinds.append(c.type)                          # "*f32": a tensor
+            elif type(value) is int and c.type == "i32":
+                kinds.append("int")
+            elif type(value) is float and c.type == "f32":
+                kinds.append("float")
             else:
-                return None
-        if device < 0:
-            return None
-        return tuple(key), flat, device
-
-    @staticmethod
-    def _warm_constexprs(constexprs):
-        if constexprs is None:
-            return ()
-        if type(constexprs) is not dict:
-            return None
-        # types too: True == 1 == 1.0 but they specialise differently
-        return tuple((name, type(value), value) for name, value in constexprs.items())
-
-    def _remember_warm(self, arguments, constexprs, kernel):
-        described = self._warm_arguments(arguments)
-        try:
-            cx = self._warm_constexprs(constexprs)
-            if described is not None and cx is not None:
-                self._warm[(described[0], cx)] = (kernel,
-                                                  _native.arg_packer(len(self._runtime_names)))
-        except TypeError:  # an unhashable constexpr value: no warm path for it
-            pass
-
-    def _launch_warm(self, arguments, constexprs, grid):
-        """Launches and returns True when the launch is eligible and warm."""
-        if type(grid) is not tuple or not 1 <= len(grid) <= 3:
-            return False
-        for extent in grid:
-            if type(extent) is not int or not 0 <= extent <= _GRID_MAX:
-                return False
-        described = self._warm_arguments(arguments)
-        if described is None:
-            return False
-        key, flat, device = described
-        try:
-            entry = self._warm.get((key, self._warm_constexprs(constexprs)))
-        except TypeError:
-            return False
-        if entry is None:
-            return False
-        kernel, packer = entry
-        grid3 = grid + (1,) * (3 - len(grid))
-        _native.launch_cuda_packed(kernel, device, _torch_stream(device), grid3,
-                                   packer.pack(*flat), len(self._runtime_names))
-        return True
+                return  # a default, a CuPy array, a bool, an int64, a NumPy scalar...
+        if not any(kind.startswith("*") for kind in kinds):
+            return  # no tensor to take the device from
+        if not _warm_constexprs_ok(constexprs):
+            return
+        kinds = tuple("tensor" if kind.startswith("*") else kind for kind in kinds)
+        warm = self._warm.get(kinds)
+        if warm is None or warm.torch is not torch:
+            warm = _WarmLauncher(self.__name__, [c.name for c in converted],
+                                 [p.name for p in self.params if p.is_constexpr], kinds, torch)
+            self._warm[kinds] = warm
+        key = warm.key(arguments, constexprs)
+        if key is not None:
+            warm.kernels[key] = kernel
+            self._warm_launch = warm.launch  # the pattern of the latest launch
 
     def _gpu_placement(self, converted, on_gpu, executor):
         """(device ordinal, CUstream as an int) for a launch with GPU
@@ -392,10 +366,6 @@ class JITFunction:
 
     def _grid(self, grid):
         if grid is None:
-            if self._uses_segments:
-                raise RuntimeError("%s is a segment kernel; segment kernels (with a grid derived "
-                                   "from the offsets) are not available in this build yet"
-                                   % self.__name__)
             raise TypeError("%s is a fixed-block kernel, so launch needs grid=(...): the number "
                             "of programs on each axis" % self.__name__)
         if isinstance(grid, (tuple, list)):
@@ -461,6 +431,164 @@ class JITFunction:
             raise TypeError("sm must be an int such as 90 (for sm_90), not %r" % (sm,))
         kernel = self._specialise("emit_ptx", signature, arguments, constexprs)
         return _native.emit_ptx(kernel, sm)
+
+
+def _warm_constexprs_ok(constexprs):
+    """Whether the warm path's constexpr key, (value, type) per name, tells
+    these constexprs' specialisations apart: not for unhashable values, nor
+    for float zeros (0.0 == -0.0 but they specialise differently), nor NaN."""
+    if constexprs is None:
+        return True
+    if type(constexprs) is not dict:
+        return False
+    for value in constexprs.values():
+        try:
+            hash(value)
+            if type(value) not in (int, bool) and (value == 0 or value != value):
+                return False  # a float zero, or a NaN (equal to no other NaN)
+        except Exception:
+            return False
+    return True
+
+
+class _WarmLauncher:
+    """Straight-line launch code for one kernel and one pattern of argument
+    kinds (each runtime parameter a torch.Tensor, an int or a float),
+    generated with exec as Triton generates its launchers: a general launch
+    costs tens of microseconds of Python, this one about a microsecond.
+
+    launch(arguments, constexprs, grid) returns True when it launched, and
+    False -- having done nothing -- when the call is not for it: another
+    argument kind or count, a tensor that is not a contiguous CUDA tensor of
+    the common device, a dtype or constexpr value not seen yet, an int out of
+    int32 range, a float out of float32 range, a grid that is not 1 to 3
+    ints in uint32 range (the general path then raises the right error or
+    compiles the new specialisation). Every check of the general path that
+    protects correctness is made on every call: the exact argument names,
+    types and count, CUDA tensors on one device, contiguity, and the
+    specialisation -- tensor dtypes and constexpr values with their types --
+    through `kernels` (with the last one found kept in one tuple, LAST, and
+    compared by identity first). key(arguments, constexprs) gives the
+    specialisation key of a call, or None.
+    """
+
+    def __init__(self, kernel_name, names, constexpr_names, kinds, torch):
+        self.kinds = kinds
+        self.torch = torch
+        self.kernels = {}  # key -> kernel handle
+        tensors = ["a%d" % i for i, kind in enumerate(kinds) if kind == "tensor"]
+        dtypes = ["d%d" % i for i in range(len(tensors))]
+        cx = ["c%d" % i for i in range(len(constexpr_names))]
+        checks = {"tensor": "Tensor", "int": "int", "float": "float"}
+        lines = []
+        emit = lines.append
+        emit("def {name}(arguments, constexprs{grid}):{declare}")
+        emit("    if type(arguments) is not dict or len(arguments) != %d:" % len(names))
+        emit("        return {fail}")
+        emit("    try:")
+        for i, name in enumerate(names):
+            emit("        a%d = arguments[%r]" % (i, name))
+        emit("    except KeyError:")
+        emit("        return {fail}")
+        emit("    if " + " or ".join("type(a%d) is not %s" % (i, checks[kind])
+                                     for i, kind in enumerate(kinds)) + ":")
+        emit("        return {fail}")
+        # get_device() is -1 for a CPU tensor, so one call per tensor checks
+        # both "on a GPU" and "on the same GPU"; the unbound C methods
+        # (get_device, is_contiguous, data_ptr) skip an attribute lookup each.
+        emit("    device = get_device(%s)" % tensors[0])
+        emit("    if device < 0" + "".join(" or get_device(%s) != device" % t for t in tensors[1:])
+             + ":")
+        emit("        return {fail}")
+        emit("    if not (" + " and ".join("is_contiguous(%s)" % t for t in tensors) + "):")
+        emit("        return {fail}")
+        if cx:
+            emit("    if constexprs is None:")
+            emit("        " + " = ".join(cx) + " = MISSING")
+            emit("    elif type(constexprs) is dict:")
+            for c, name in zip(cx, constexpr_names):
+                emit("        %s = constexprs.get(%r, MISSING)" % (c, name))
+            emit("        if len(constexprs) != " + " + ".join("(%s is not MISSING)" % c
+                                                               for c in cx) + ":")
+            emit("            return {fail}  # a name that is no constexpr")
+            emit("    else:")
+            emit("        return {fail}")
+        else:
+            emit("    if constexprs:")
+            emit("        return {fail}")
+        for d, t in zip(dtypes, tensors):
+            emit("    %s = %s.dtype" % (d, t))
+        key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx])
+        common = "\n".join(lines) + "\n"
+        source = common.format(name="key", grid="", fail="None", declare="")
+        source += "    return %s\n\n" % key
+        source += common.format(name="launch", grid=", grid", fail="False",
+                                declare="\n    global LAST")
+        source += _WARM_GRID
+        # the last specialisation found, as one tuple (one load reads it whole,
+        # so a thread never mixes two of them)
+        last = ["L" + d for d in dtypes] + ["L" + c for c in cx] + ["LT" + c for c in cx]
+        same = (["%s is L%s" % (d, d) for d in dtypes]
+                + ["type(%s) is LT%s and %s == L%s" % (c, c, c, c) for c in cx])
+        source += "    %s, kernel = LAST\n" % ", ".join(last)
+        source += "    if not (%s):\n" % " and ".join(same)
+        source += ("        try:\n"
+                   "            kernel = kernels[%s]\n"
+                   "        except (KeyError, TypeError):\n"
+                   "            return False\n"
+                   "        LAST = (%s, kernel)\n"
+                   % (key, ", ".join(dtypes + cx + ["type(%s)" % c for c in cx])))
+        values = ", ".join("data_ptr(a%d)" % i if kind == "tensor" else "a%d" % i
+                           for i, kind in enumerate(kinds))
+        source += ("    try:\n"
+                   "        buffer = pack(kernel, stream(device), device, g0, g1, g2, "
+                   "PARAMS_SIZE, 0, %s)\n"
+                   "    except (StructError, OverflowError):\n"
+                   "        return False\n"
+                   "    status = native.cuda_launch_packed(buffer, None)\n"
+                   "    if status:\n"
+                   "        native.raise_last_error(status)\n"
+                   "    return True\n" % values)
+        types = ["*u8" if kind == "tensor" else "i32" if kind == "int" else "f32"
+                 for kind in kinds]
+        layout = _native.launch_struct(types)
+        raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # as Triton
+        namespace = {
+            "Tensor": torch.Tensor, "MISSING": _MISSING, "kernels": self.kernels,
+            "get_device": torch.Tensor.get_device, "is_contiguous": torch.Tensor.is_contiguous,
+            "data_ptr": torch.Tensor.data_ptr,
+            "LAST": (_MISSING,) * len(last) + (None,),
+            "pack": layout.pack, "PARAMS_SIZE": layout.size - _native.LAUNCH_HEADER_SIZE,
+            "stream": raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream),
+            "StructError": struct.error, "native": _native,
+        }
+        self.source = source
+        exec(compile(source, "<swage warm launch of %s>" % kernel_name, "exec"), namespace)
+        self.key, self.launch = namespace["key"], namespace["launch"]
+
+
+# The grid part of _WarmLauncher.launch: (g0, g1, g2) from an int or a tuple
+# of 1 to 3 ints (bools are not ints here, as in the general path).
+_WARM_GRID = """\
+    if type(grid) is tuple:
+        n = len(grid)
+        if n == 1:
+            g0, = grid
+            g1 = g2 = 1
+        elif n == 2:
+            g0, g1 = grid
+            g2 = 1
+        elif n == 3:
+            g0, g1, g2 = grid
+        else:
+            return False
+    elif type(grid) is int:
+        g0, g1, g2 = grid, 1, 1
+    else:
+        return False
+    if type(g0) is not int or type(g1) is not int or type(g2) is not int:
+        return False
+"""
 
 
 def _current_torch_device():

@@ -164,6 +164,17 @@ _optional = {
         "swageKernelLaunchCuda", _c_status,
         [_KernelPtr, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64),
          ctypes.POINTER(Arg), ctypes.c_int, ctypes.POINTER(_ErrorPtr)]),
+    # segment programs (docs/segments.md)
+    "swageKernelSegmentOffsetsParam": _declare_optional(
+        "swageKernelSegmentOffsetsParam", ctypes.c_int, [_KernelPtr]),
+    "swageKernelNumHiddenParams": _declare_optional(
+        "swageKernelNumHiddenParams", ctypes.c_int, [_KernelPtr]),
+    "swageKernelHiddenParamSource": _declare_optional(
+        "swageKernelHiddenParamSource", ctypes.c_int, [_KernelPtr, ctypes.c_int]),
+    "swageCudaCopyToHost": _declare_optional(
+        "swageCudaCopyToHost", _c_status,
+        [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t,
+         ctypes.POINTER(_ErrorPtr)]),
 }
 
 
@@ -235,6 +246,32 @@ def kernel_params(kernel):
                        bool(lib.swageKernelParamIsConstexpr(kernel, index)),
                        _text(lib.swageKernelParamType(kernel, index)) or ""))
     return params
+
+
+def segment_launch_facts(kernel):
+    """(offsets, buffers) for a segment program: the runtime index of its
+    offsets argument and the runtime indices of the buffers it reads or
+    writes segments of (whose lengths bound the offsets); None for a grid
+    program."""
+    offsets = _require("swageKernelSegmentOffsetsParam")(kernel)
+    if offsets < 0:
+        return None
+    count = _require("swageKernelNumHiddenParams")(kernel)
+    source = _require("swageKernelHiddenParamSource")
+    return offsets, tuple(source(kernel, i) for i in range(count))
+
+
+def cuda_copy_to_host(device, stream, address, nbytes):
+    """nbytes of device memory at `address` on CUDA device `device` as bytes,
+    read after the work queued on `stream` (a CUstream as an int; 0 is the
+    legacy default stream). Synchronous."""
+    fn = _require("swageCudaCopyToHost")
+    host = ctypes.create_string_buffer(max(nbytes, 1))
+    error = _ErrorPtr()
+    status = fn(device, stream or None, host, address, nbytes, ctypes.byref(error))
+    if status != OK:
+        raise_error(status, error)
+    return host.raw[:nbytes]
 
 
 def emit_mlir(kernel, stage, locations):
@@ -334,33 +371,38 @@ def launch_cuda(kernel, device, stream, grid, args):
         raise_error(status, error)
 
 
-# ---- the warm-launch fast path: arguments packed with struct, no ctypes objects ----
+# ---- the warm launch: one packed buffer per call (swageKernelLaunchCudaPacked) ----
+#
+# The buffer is a swage_cuda_launch header (kernel, stream, device, grid[3],
+# params_size, 0) followed by the runtime arguments laid out as the kernel's
+# PTX parameters; struct's native ("@") alignment puts each at a multiple of
+# its size, as swage.h asks. The C function is called with no argtypes (a
+# bytes object and None convert with the least work) and keeps a failure's
+# error for the calling thread, so no error slot is made per call.
 
-# struct swage_arg as bytes: int kind, 4 bytes of padding, void *data, int64
-# nelems, int64 i, double f (the LP64 layout ctypes gives Arg above).
-ARG_FORMAT = "i4xQqqd"
-FAST_LAUNCH = (struct.calcsize("=" + ARG_FORMAT) == ctypes.sizeof(Arg)
-               and _optional["swageKernelLaunchCuda"] is not None)
-_GRID = struct.Struct("=3q")
-_launch_cuda_packed = None
-if FAST_LAUNCH:
-    _launch_cuda_packed = ctypes.CFUNCTYPE(
-        ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p,
-        ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_ErrorPtr))(("swageKernelLaunchCuda", lib))
+LAUNCH_HEADER = "@QQi3III"
+LAUNCH_HEADER_SIZE = struct.calcsize(LAUNCH_HEADER)
+# signature element type -> struct code of its PTX parameter ("*" pointers are "Q")
+PARAM_CODES = {"i1": "B", "i8": "b", "u8": "B", "i32": "i", "i64": "q", "f16": "H", "bf16": "H",
+               "f32": "f", "f64": "d"}
+
+cuda_launch_packed = _declare_optional("swageKernelLaunchCudaPacked", _c_status, None)
+_take_last_error = _declare_optional("swageErrorTakeLast", _ErrorPtr, [])
+PACKED_LAUNCH = (cuda_launch_packed is not None and _take_last_error is not None
+                 and LAUNCH_HEADER_SIZE == 40 and ctypes.sizeof(ctypes.c_void_p) == 8)
 
 
-def arg_packer(nargs):
-    """A struct.Struct that packs nargs (kind, data, nelems, i, f) tuples, flat."""
-    return struct.Struct("=" + ARG_FORMAT * nargs)
+def launch_struct(types):
+    """The struct.Struct of a packed launch whose runtime parameters have
+    these signature types ("*f32", "i32", ...): pack(kernel, stream, device,
+    gx, gy, gz, params_size, 0, *values). Its params_size is .size - 40."""
+    codes = "".join("Q" if t.startswith("*") else PARAM_CODES[t] for t in types)
+    return struct.Struct(LAUNCH_HEADER + codes)
 
 
-def launch_cuda_packed(kernel, device, stream, grid, packed_args, nargs):
-    """launch_cuda with the arguments already packed by arg_packer(nargs)."""
-    error = _ErrorPtr()
-    status = _launch_cuda_packed(kernel, device, stream or None, _GRID.pack(*grid),
-                                 packed_args, nargs, ctypes.byref(error))
-    if status != OK:
-        raise_error(status, error)
+def raise_last_error(status):
+    """Raises the error a packed launch kept for this thread."""
+    raise_error(status, _take_last_error())
 
 
 # ---- asking the driver where a device pointer lives (for __cuda_array_interface__) ----

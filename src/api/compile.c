@@ -4,6 +4,7 @@
 #include "api_internal.h"
 #include "../frontend/ast.h"
 #include "../frontend/irgen.h"
+#include "../passes/lower_segments.h"
 #include "../passes/passes.h"
 #include "../backends/cpu/cpu_exec.h"
 
@@ -90,6 +91,22 @@ static void record_params(swage_kernel *k, const irgen_result *r)
     }
 }
 
+/* What launching a segment program needs (docs/segments.md): the offsets
+ * argument gives the grid, and the schedule's hidden parameters are filled
+ * from the buffer arguments' element counts. Block arguments of the
+ * semantic function are the runtime parameters, in order. */
+static bool record_segments(swage_kernel *k, diag *d)
+{
+    segment_params sp;
+    if (!segments_params(k->module, ir_module_func(k->module), &sp, d))
+        return false;
+    k->is_segment = sp.is_segment_program;
+    k->segment_offsets = sp.offsets;
+    k->nhidden = sp.nhidden;
+    k->hidden_source = sp.hidden_source;
+    return true;
+}
+
 static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec, diag *d);
 
 /* Compiles into a fresh kernel; returns NULL with d set. */
@@ -162,7 +179,7 @@ static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec
     }
     k->stage_text[SWAGE_STAGE_SOURCE][0] = print_text(k, false);
     k->stage_text[SWAGE_STAGE_SOURCE][1] = print_text(k, true);
-    if (!pass_run_default(k->module, NULL, d))
+    if (!pass_run_default(k->module, NULL, d) || !record_segments(k, d))
         goto fail;
     k->stage_text[SWAGE_STAGE_SEMANTIC][0] = print_text(k, false);
     k->stage_text[SWAGE_STAGE_SEMANTIC][1] = print_text(k, true);
@@ -251,6 +268,18 @@ SWAGE_API const char *swageKernelParamType(const swage_kernel *k, int i)
 
 SWAGE_API const char *swageKernelName(const swage_kernel *k) { return k ? k->name : NULL; }
 
+SWAGE_API int swageKernelSegmentOffsetsParam(const swage_kernel *k)
+{
+    return k && k->is_segment ? k->segment_offsets : -1;
+}
+
+SWAGE_API int swageKernelNumHiddenParams(const swage_kernel *k) { return k ? k->nhidden : 0; }
+
+SWAGE_API int swageKernelHiddenParamSource(const swage_kernel *k, int i)
+{
+    return k && i >= 0 && i < k->nhidden ? k->hidden_source[i] : -1;
+}
+
 SWAGE_API swage_status swageKernelEmitMlir(const swage_kernel *k, swage_stage stage, int locations,
                                            char **text, swage_error **error)
 {
@@ -290,17 +319,44 @@ swage_status api_check_launch(const swage_kernel *k, const int64_t grid[3], cons
         if (grid[i] < 0)
             return api_fail_argument(error, "grid extent %d of %s is negative (%lld)", i, k->name,
                                      (long long)grid[i]);
+    if (k->is_segment && (grid[1] != 1 || grid[2] != 1))
+        return api_fail_argument(error, "kernel '%s' is a segment program: it runs on a grid of "
+                                 "(segments, 1, 1), got (%lld, %lld, %lld)", k->name,
+                                 (long long)grid[0], (long long)grid[1], (long long)grid[2]);
+    return SWAGE_OK;
+}
+
+swage_status api_check_segment_grid(const swage_kernel *k, const int64_t grid[3],
+                                    const swage_arg *args, swage_error **error)
+{
+    if (!k->is_segment || k->segment_offsets < 0)
+        return SWAGE_OK;
+    const swage_arg *offsets = &args[k->segment_offsets];
+    const char *name = api_runtime_param_name(k, k->segment_offsets);
+    if (offsets->kind != SWAGE_ARG_BUFFER)
+        return api_fail_argument(error, "argument '%s' of %s holds the segment offsets and must be "
+                                 "a buffer", name, k->name);
+    if (offsets->nelems < 1)
+        return api_fail_argument(error, "argument '%s' of %s holds the segment offsets, so it needs "
+                                 "at least 1 element (segments + 1), got 0", name, k->name);
+    if (grid[0] > offsets->nelems - 1)
+        return api_fail_argument(error, "%s runs one program per segment, but the grid asks for "
+                                 "%lld programs and the offsets '%s' (%lld elements) delimit %lld "
+                                 "segments", k->name, (long long)grid[0], name,
+                                 (long long)offsets->nelems, (long long)(offsets->nelems - 1));
     return SWAGE_OK;
 }
 
 swage_status api_launch_args(const swage_kernel *k, const int64_t grid[3], const swage_arg *args,
-                             int nargs, cpu_arg **out, swage_error **error)
+                             int nargs, bool hidden, cpu_arg **out, int *nout, swage_error **error)
 {
     *out = NULL;
+    *nout = 0;
     swage_status st = api_check_launch(k, grid, args, nargs, error);
     if (st != SWAGE_OK)
         return st;
-    cpu_arg *cargs = calloc((size_t)(nargs ? nargs : 1), sizeof *cargs);
+    int extra = hidden ? k->nhidden : 0;
+    cpu_arg *cargs = calloc((size_t)(nargs + extra + 1), sizeof *cargs);
     if (!cargs)
         return api_fail_argument(error, "out of memory");
     for (int i = 0; i < nargs; i++) {
@@ -318,7 +374,10 @@ swage_status api_launch_args(const swage_kernel *k, const int64_t grid[3], const
         cargs[i].i = args[i].i;
         cargs[i].f = args[i].f;
     }
+    for (int h = 0; h < extra; h++)
+        cargs[nargs + h] = (cpu_arg){.kind = CPU_ARG_INT, .i = args[k->hidden_source[h]].nelems};
     *out = cargs;
+    *nout = nargs + extra;
     return SWAGE_OK;
 }
 
@@ -334,12 +393,13 @@ SWAGE_API swage_status swageKernelLaunchCpu(const swage_kernel *k, const int64_t
                                             const swage_arg *args, int nargs, swage_error **error)
 {
     cpu_arg *cargs;
-    swage_status st = api_launch_args(k, grid, args, nargs, &cargs, error);
+    int ncargs;
+    swage_status st = api_launch_args(k, grid, args, nargs, false, &cargs, &ncargs, error);
     if (st != SWAGE_OK)
         return st;
     diag d;
     diag_init(&d);
-    bool ok = cpu_exec_launch(k->module, grid, cargs, nargs, &d);
+    bool ok = cpu_exec_launch(k->module, grid, cargs, ncargs, &d);
     free(cargs);
     return ok ? SWAGE_OK : api_fail(error, &d);
 }

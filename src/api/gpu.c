@@ -1,6 +1,7 @@
 /* gpu.c - the GPU side of the public API: the SIMT form (built once per
  * kernel, under the kernel's lock), the CPU SIMT executor, PTX per compute
- * capability, and launches through the CUDA Driver runtime. */
+ * capability, and launches through the CUDA Driver runtime (a lock-free
+ * warm path once a kernel has run on a device). */
 #include "api_internal.h"
 #include "../backends/cpu/cpu_exec.h"
 #include "../backends/ptx/ptx.h"
@@ -8,6 +9,7 @@
 #include "../passes/passes.h"
 #include "../runtime/cuda_runtime.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,9 @@ static const char *module_text(swage_kernel *k, const ir_module *m, bool locatio
     return t;
 }
 
-/* Lowers a clone of the semantic module; caller holds k->lock. */
+/* Lowers a clone of the semantic module; caller holds k->lock. A segment
+ * program first becomes its schedule, a grid program of one CTA per segment
+ * (lower-segments, docs/segments.md), cleaned up by the default pipeline. */
 static bool build_simt(swage_kernel *k, diag *d)
 {
     jmp_buf bail;
@@ -32,7 +36,9 @@ static bool build_simt(swage_kernel *k, diag *d)
         return false;
     }
     ir_module *m = ir_module_clone(&k->ar, k->module);
-    bool ok = pass_lower_simt(m, d) && pass_run_default(m, NULL, d);
+    static const char *const schedule[] = {"lower-segments", "fold", "cse", "fold", "dce"};
+    bool ok = !k->is_segment || pass_run_pipeline(m, schedule, 5, NULL, d);
+    ok = ok && pass_lower_simt(m, d) && pass_run_default(m, NULL, d);
     if (ok) {
         diag vd;
         diag_init(&vd);
@@ -65,12 +71,17 @@ SWAGE_API swage_status swageKernelLaunchCpuSimt(const swage_kernel *k, const int
                                                 swage_error **error)
 {
     cpu_arg *cargs;
-    swage_status st = api_launch_args(k, grid, args, nargs, &cargs, error);
-    if (st != SWAGE_OK)
+    int ncargs;
+    swage_status st = api_launch_args(k, grid, args, nargs, true, &cargs, &ncargs, error);
+    if (st == SWAGE_OK)
+        st = api_check_segment_grid(k, grid, args, error);
+    if (st != SWAGE_OK) {
+        free(cargs);
         return st;
+    }
     diag d;
     diag_init(&d);
-    bool ok = api_kernel_simt((swage_kernel *)k, &d) && cpu_simt_launch(k->simt, grid, cargs, nargs, &d);
+    bool ok = api_kernel_simt((swage_kernel *)k, &d) && cpu_simt_launch(k->simt, grid, cargs, ncargs, &d);
     free(cargs);
     return ok ? SWAGE_OK : api_fail(error, &d);
 }
@@ -141,49 +152,215 @@ SWAGE_API swage_status swageCudaStatus(swage_error **error)
     return count > 0 ? SWAGE_OK : api_fail(error, &d);
 }
 
-/* Storage for one kernel parameter's value as the PTX entry declares it. */
-typedef union param_value {
-    uint64_t u64;
-    int64_t i64;
-    int32_t i32;
-    uint16_t u16;
-    uint8_t u8;
-    float f32;
-    double f64;
-} param_value;
-
-static bool pack_param(const swage_kernel *k, int i, ir_type t, const swage_arg *a, param_value *out,
-                       diag *d)
+SWAGE_API swage_status swageCudaCopyToHost(int device, void *stream, void *host, uint64_t source,
+                                           size_t bytes, swage_error **error)
 {
-    const char *name = api_runtime_param_name(k, i);
-    if (t.kind == TY_PTR) {
+    if (bytes && !host)
+        return api_fail_argument(error, "swageCudaCopyToHost needs a host buffer for %zu bytes",
+                                 bytes);
+    diag d;
+    diag_init(&d);
+    bool ok = cuda_stream_synchronize(device, stream, &d) &&
+              cuda_memcpy_dtoh(device, host, source, bytes, &d);
+    return ok ? SWAGE_OK : api_fail(error, &d);
+}
+
+/* ---- CUDA launches ----------------------------------------------------------------
+ *
+ * The first launch of a kernel on a device builds a kernel_launch record (the
+ * PTX for the device's compute capability, the loaded function, the CTA
+ * size and where each parameter goes in a packed buffer) and publishes it on
+ * k->launches; every later launch finds it with one acquire load, packs the
+ * arguments and calls cuda_function_launch: no lock, no allocation, no
+ * driver query but cuCtxGetCurrent. */
+
+/* One runtime parameter as the PTX entry declares it. */
+typedef struct launch_param {
+    bool pointer;
+    uint8_t dtype;   /* ir_dtype of a scalar */
+    uint8_t size;    /* bytes: 1, 2, 4 or 8 */
+    uint32_t offset; /* in the packed parameters: a multiple of size */
+} launch_param;
+
+typedef struct kernel_launch {
+    int device;
+    const cuda_function *function;
+    unsigned block_threads;
+    int nparams;
+    uint32_t params_size; /* bytes of the packed parameters */
+    const launch_param *params;
+    struct kernel_launch *next;
+} kernel_launch;
+
+/* Packed parameters up to this size live on the stack. */
+enum { INLINE_PARAM_BYTES = 1024, INLINE_PARAMS = 64 };
+
+static const kernel_launch *launch_find(const swage_kernel *k, int device)
+{
+    for (const kernel_launch *l = atomic_load_explicit(&k->launches, memory_order_acquire); l;
+         l = l->next)
+        if (l->device == device)
+            return l;
+    return NULL;
+}
+
+/* The parameter layout and CTA size from the SIMT module; k->lock held.
+ * The runtime parameters come first, then a segment program's hidden i64
+ * element counts. */
+static kernel_launch *launch_build_locked(swage_kernel *k, int device, const cuda_function *f,
+                                          diag *d)
+{
+    const ir_op *func = ir_module_func(k->simt);
+    const ir_block *body = ir_func_body(func);
+    const ir_attr *threads = ir_attr_get(func, "simt.num_threads");
+    int nparams = k->nruntime + k->nhidden;
+    if (body->nargs != nparams) {
+        sw_unreachable(d, "the SIMT form of %s has %d parameters, expected %d", k->name, body->nargs,
+                       nparams);
+        return NULL;
+    }
+    kernel_launch *l = arena_alloc(&k->ar, sizeof *l);
+    launch_param *params = arena_alloc(&k->ar, sizeof *params * (size_t)(nparams ? nparams : 1));
+    uint32_t offset = 0;
+    for (int i = 0; i < nparams; i++) {
+        ir_type t = ir_value_type(k->simt, body->args[i]);
+        launch_param *p = &params[i];
+        p->pointer = t.kind == TY_PTR;
+        p->dtype = (uint8_t)t.dtype;
+        if (p->pointer)
+            p->size = 8;
+        else if (t.dtype > DT_VOID && t.dtype < DT_COUNT)
+            p->size = (uint8_t)ir_dtypes[t.dtype].bytes;
+        else
+            sw_unreachable(d, "parameter '%s' has no PTX parameter type", api_runtime_param_name(k, i));
+        if (diag_failed(d))
+            return NULL;
+        offset = (offset + p->size - 1) / p->size * p->size;
+        p->offset = offset;
+        offset += p->size;
+    }
+    l->device = device;
+    l->function = f;
+    l->block_threads = threads ? (unsigned)threads->i : 128;
+    l->nparams = nparams;
+    l->params_size = offset;
+    l->params = params;
+    return l;
+}
+
+/* The record of k on `device`, built on first use (the slow path: device
+ * query, PTX, module load). */
+static const kernel_launch *launch_record(swage_kernel *k, int device, diag *d)
+{
+    const kernel_launch *found = launch_find(k, device);
+    if (found)
+        return found;
+    int sm;
+    if (!cuda_device_sm(device, &sm, d))
+        return NULL;
+    const kernel_ptx *p = kernel_ptx_for(k, sm, d);
+    if (!p)
+        return NULL;
+    const ir_attr *threads = ir_attr_get(ir_module_func(k->simt), "simt.num_threads");
+    cuda_kernel_ref ref = {
+        .key = p,
+        .ptx = p->text,
+        .entry = k->name,
+        .block_threads = threads ? (unsigned)threads->i : 128,
+    };
+    const cuda_function *f = cuda_function_get(&ref, device, d); /* outside k->lock: may JIT */
+    if (!f)
+        return NULL;
+    pthread_mutex_lock(&k->lock);
+    kernel_launch *l = (kernel_launch *)launch_find(k, device); /* another thread may have won */
+    if (!l) {
+        l = launch_build_locked(k, device, f, d);
+        if (l) {
+            l->next = atomic_load_explicit(&k->launches, memory_order_relaxed);
+            atomic_store_explicit(&k->launches, l, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&k->lock);
+    return l;
+}
+
+/* A launch with a 0 grid extent runs nothing, but still needs a usable
+ * device and a kernel that compiles for it (the module is not loaded). */
+static bool launch_empty(swage_kernel *k, int device, diag *d)
+{
+    int sm;
+    return cuda_device_sm(device, &sm, d) && kernel_ptx_for(k, sm, d) != NULL;
+}
+
+/* Writes argument i (a swage_arg) where the packed layout puts it. */
+static bool pack_arg(const swage_kernel *k, int i, const launch_param *p, const swage_arg *a,
+                     unsigned char *out, diag *d)
+{
+    if (p->pointer) {
         if (a->kind != SWAGE_ARG_BUFFER) {
-            diag_error(d, DIAG_ARGUMENT, "argument '%s' of %s must be a device buffer", name, k->name);
+            diag_error(d, DIAG_ARGUMENT, "argument '%s' of %s must be a device buffer",
+                       api_runtime_param_name(k, i), k->name);
             return false;
         }
-        out->u64 = (uint64_t)(uintptr_t)a->data;
+        uint64_t v = (uint64_t)(uintptr_t)a->data;
+        memcpy(out, &v, 8);
         return true;
     }
-    if (a->kind == SWAGE_ARG_BUFFER) {
-        diag_error(d, DIAG_ARGUMENT, "argument '%s' of %s must be a scalar, not a buffer", name, k->name);
+    if (a->kind != SWAGE_ARG_INT && a->kind != SWAGE_ARG_FLOAT) {
+        diag_error(d, DIAG_ARGUMENT, "argument '%s' of %s must be a scalar, not a buffer",
+                   api_runtime_param_name(k, i), k->name);
         return false;
     }
     double f = a->kind == SWAGE_ARG_FLOAT ? a->f : (double)a->i;
     int64_t v = a->kind == SWAGE_ARG_INT ? a->i : (int64_t)a->f;
-    switch ((ir_dtype)t.dtype) {
-    case DT_I1: out->u8 = a->kind == SWAGE_ARG_INT ? a->i != 0 : a->f != 0; break;
-    case DT_I8: case DT_U8: out->u8 = (uint8_t)v; break;
-    case DT_I32: out->i32 = (int32_t)(uint32_t)(uint64_t)v; break;
-    case DT_I64: out->i64 = v; break;
-    case DT_F16: out->u16 = ir_f32_to_f16((float)f); break;
-    case DT_BF16: out->u16 = ir_f32_to_bf16((float)f); break;
-    case DT_F32: out->f32 = (float)f; break;
-    case DT_F64: out->f64 = f; break;
+    union {
+        uint8_t u8;
+        uint16_t u16;
+        int32_t i32;
+        int64_t i64;
+        float f32;
+        double f64;
+    } value;
+    switch ((ir_dtype)p->dtype) {
+    case DT_I1: value.u8 = a->kind == SWAGE_ARG_INT ? a->i != 0 : a->f != 0; break;
+    case DT_I8: case DT_U8: value.u8 = (uint8_t)v; break;
+    case DT_I32: value.i32 = (int32_t)(uint32_t)(uint64_t)v; break;
+    case DT_I64: value.i64 = v; break;
+    case DT_F16: value.u16 = ir_f32_to_f16((float)f); break;
+    case DT_BF16: value.u16 = ir_f32_to_bf16((float)f); break;
+    case DT_F32: value.f32 = (float)f; break;
+    case DT_F64: value.f64 = f; break;
     default:
-        sw_unreachable(d, "parameter '%s' has no PTX parameter type", name);
+        sw_unreachable(d, "parameter '%s' has no PTX parameter type", api_runtime_param_name(k, i));
         return false;
     }
+    memcpy(out, &value, p->size);
     return true;
+}
+
+/* Launches l with its parameters packed at `params` (aligned for them). */
+static bool launch_packed(const kernel_launch *l, void *stream, const int64_t grid[3],
+                          unsigned char *params, diag *d)
+{
+    void *inline_values[INLINE_PARAMS];
+    void **values = l->nparams > INLINE_PARAMS ? malloc(sizeof(void *) * (size_t)l->nparams)
+                                               : inline_values;
+    if (!values) {
+        diag_error(d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < l->nparams; i++)
+        values[i] = params + l->params[i].offset;
+    bool ok = cuda_function_launch(l->function, l->block_threads, 0, stream, grid,
+                                   l->nparams ? values : NULL, l->nparams, d);
+    if (values != inline_values)
+        free(values);
+    return ok;
+}
+
+static bool empty_grid(const int64_t grid[3])
+{
+    return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
 }
 
 SWAGE_API swage_status swageKernelLaunchCuda(const swage_kernel *k, int device, void *stream,
@@ -191,46 +368,128 @@ SWAGE_API swage_status swageKernelLaunchCuda(const swage_kernel *k, int device, 
                                              swage_error **error)
 {
     swage_status st = api_check_launch(k, grid, args, nargs, error);
+    if (st == SWAGE_OK)
+        st = api_check_segment_grid(k, grid, args, error);
     if (st != SWAGE_OK)
         return st;
     diag d;
     diag_init(&d);
-    int sm;
-    if (!cuda_device_sm(device, &sm, &d))
+    swage_kernel *kernel = (swage_kernel *)k;
+    if (empty_grid(grid))
+        return launch_empty(kernel, device, &d) ? SWAGE_OK : api_fail(error, &d);
+    const kernel_launch *l = launch_record(kernel, device, &d);
+    if (!l)
         return api_fail(error, &d);
-    const kernel_ptx *p = kernel_ptx_for((swage_kernel *)k, sm, &d);
-    if (!p)
-        return api_fail(error, &d);
-
-    const ir_op *func = ir_module_func(k->simt);
-    const ir_block *body = ir_func_body(func);
-    const ir_attr *threads = ir_attr_get(func, "simt.num_threads");
-    /* The launch path allocates nothing for ordinary kernels. */
-    enum { INLINE_PARAMS = 32 };
-    param_value inline_values[INLINE_PARAMS];
-    cuda_param inline_params[INLINE_PARAMS];
-    bool heap = nargs > INLINE_PARAMS;
-    param_value *values = heap ? calloc((size_t)nargs, sizeof *values) : inline_values;
-    cuda_param *params = heap ? calloc((size_t)nargs, sizeof *params) : inline_params;
-    bool ok = values && params;
+    _Alignas(16) unsigned char inline_params[INLINE_PARAM_BYTES];
+    unsigned char *params = l->params_size > INLINE_PARAM_BYTES ? malloc(l->params_size)
+                                                                : inline_params;
+    bool ok = params != NULL;
     if (!ok)
         diag_error(&d, DIAG_NOMEM, "out of memory");
-    for (int i = 0; ok && i < nargs; i++) {
-        ok = pack_param(k, i, ir_value_type(k->simt, body->args[i]), &args[i], &values[i], &d);
-        params[i].data = &values[i];
+    for (int i = 0; ok && i < nargs; i++)
+        ok = pack_arg(k, i, &l->params[i], &args[i], params + l->params[i].offset, &d);
+    for (int h = 0; ok && h < k->nhidden; h++) {
+        int64_t count = args[k->hidden_source[h]].nelems; /* the schedule clamps segments to it */
+        memcpy(params + l->params[nargs + h].offset, &count, sizeof count);
     }
-    if (ok) {
-        cuda_kernel_ref ref = {
-            .key = p,
-            .ptx = p->text,
-            .entry = k->name,
-            .block_threads = threads ? (unsigned)threads->i : 128,
-        };
-        ok = cuda_launch(&ref, device, stream, grid, params, nargs, &d);
-    }
-    if (heap) {
-        free(values);
+    ok = ok && launch_packed(l, stream, grid, params, &d);
+    if (params != inline_params)
         free(params);
-    }
     return ok ? SWAGE_OK : api_fail(error, &d);
+}
+
+/* ---- the packed launch and the thread's last error ---------------------------------- */
+
+static pthread_once_t last_error_once = PTHREAD_ONCE_INIT;
+static pthread_key_t last_error_key;
+static bool last_error_ready;
+
+static void destroy_last_error(void *e)
+{
+    swageErrorDestroy(e);
+}
+
+static void last_error_init(void)
+{
+    last_error_ready = pthread_key_create(&last_error_key, destroy_last_error) == 0;
+}
+
+/* api_fail, except that with no `error` out-parameter the error is kept
+ * for the calling thread (swageErrorTakeLast). */
+static swage_status fail_keeping(swage_error **error, diag *d)
+{
+    if (error)
+        return api_fail(error, d);
+    swage_error *e = NULL;
+    swage_status st = api_fail(&e, d);
+    pthread_once(&last_error_once, last_error_init);
+    if (!last_error_ready) {
+        swageErrorDestroy(e);
+        return st;
+    }
+    swageErrorDestroy(pthread_getspecific(last_error_key));
+    pthread_setspecific(last_error_key, e);
+    return st;
+}
+
+SWAGE_API swage_error *swageErrorTakeLast(void)
+{
+    pthread_once(&last_error_once, last_error_init);
+    if (!last_error_ready)
+        return NULL;
+    swage_error *e = pthread_getspecific(last_error_key);
+    if (e)
+        pthread_setspecific(last_error_key, NULL);
+    return e;
+}
+
+_Static_assert(sizeof(swage_cuda_launch) == 40 || sizeof(void *) != 8,
+               "swage_cuda_launch is 40 bytes on 64-bit platforms (swage.h)");
+
+SWAGE_API swage_status swageKernelLaunchCudaPacked(const void *launch, swage_error **error)
+{
+    diag d;
+    diag_init(&d);
+    if (!launch) {
+        diag_error(&d, DIAG_ARGUMENT, "swageKernelLaunchCudaPacked needs a launch buffer");
+        return fail_keeping(error, &d);
+    }
+    swage_cuda_launch h;
+    memcpy(&h, launch, sizeof h);
+    swage_kernel *k = (swage_kernel *)h.kernel;
+    if (!k || h.reserved) {
+        diag_error(&d, DIAG_ARGUMENT, "swageKernelLaunchCudaPacked: %s", !k ? "no kernel"
+                   : "the header's reserved field must be 0");
+        return fail_keeping(error, &d);
+    }
+    if (k->is_segment) { /* its grid is checked against the offsets' length, not packed here */
+        diag_error(&d, DIAG_ARGUMENT, "%s is a segment program: launch it with "
+                                      "swageKernelLaunchCuda", k->name);
+        return fail_keeping(error, &d);
+    }
+    int64_t grid[3] = {h.grid[0], h.grid[1], h.grid[2]};
+    if (empty_grid(grid))
+        return launch_empty(k, h.device, &d) ? SWAGE_OK : fail_keeping(error, &d);
+    const kernel_launch *l = launch_find(k, h.device);
+    if (!l && !(l = launch_record(k, h.device, &d)))
+        return fail_keeping(error, &d);
+    if (h.params_size != l->params_size) {
+        diag_error(&d, DIAG_ARGUMENT, "the packed parameters of %s are %u bytes, but its %d "
+                                      "parameters take %u", k->name, h.params_size, l->nparams,
+                   l->params_size);
+        return fail_keeping(error, &d);
+    }
+    /* the caller's buffer may be unaligned: the parameters move to an aligned one */
+    _Alignas(16) unsigned char inline_params[INLINE_PARAM_BYTES];
+    unsigned char *params = l->params_size > INLINE_PARAM_BYTES ? malloc(l->params_size)
+                                                                : inline_params;
+    if (!params) {
+        diag_error(&d, DIAG_NOMEM, "out of memory");
+        return fail_keeping(error, &d);
+    }
+    memcpy(params, (const unsigned char *)launch + sizeof h, l->params_size);
+    bool ok = launch_packed(l, h.stream, grid, params, &d);
+    if (params != inline_params)
+        free(params);
+    return ok ? SWAGE_OK : fail_keeping(error, &d);
 }

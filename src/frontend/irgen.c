@@ -30,6 +30,8 @@ ir_op *ig_emit(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands,
     for (int i = 0; i < n; i++)
         if (operands[i] == IR_NO_VALUE)
             return NULL;
+    if (!ig_check_segment_op(g, kind, loc, operands, n, results, nresults))
+        return NULL;
     ir_op *op = ir_op_create(g->m, kind, loc, operands, n, results, nresults, 0);
     ir_block_append(g->block, op);
     return op;
@@ -181,12 +183,18 @@ static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int 
     ir_block *blocks[2] = {ir_block_create(g->m), ir_block_create(g->m)};
     env after[2];
     const ast_block *bodies[2] = {&s->body, &s->orelse};
+    const char *outer_what = g->region_what;
+    src_loc outer_at = g->region_at;
+    g->region_what = "if with a runtime condition";
+    g->region_at = s->loc;
     for (int i = 0; i < 2; i++) {
         g->block = blocks[i];
         g->scope = env_copy(g, &before);
         lower_block(g, bodies[i], depth + 1);
         after[i] = g->scope;
     }
+    g->region_what = outer_what;
+    g->region_at = outer_at;
     g->block = outer;
     g->scope = before;
     if (ig_failed(g))
@@ -226,7 +234,9 @@ static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int 
             continue;
         }
         ir_type ty = merge_type(g, s, name, *t, *e);
-        if (ig_failed(g))
+        if (ig_failed(g) ||
+            !ig_check_not_segment(g, s->loc, name, ty, "take a different value in each branch of an "
+                                                       "if with a runtime condition (use sl.where)"))
             return;
         yields[0][nmerged] = branch_value(g, blocks[0], s->loc, *t, ty);
         yields[1][nmerged] = branch_value(g, blocks[1], s->loc, *e, ty);
@@ -267,9 +277,10 @@ static void lower_if(irgen *g, const ast_stmt *s, int depth)
     if (cv == IR_NO_VALUE)
         return;
     ir_type t = ir_value_type(g->m, cv);
-    if (t.kind == TY_TILE) {
+    if (t.kind == TY_TILE || ig_is_segment_type(t)) {
         ig_error(g, s->cond->loc, "the condition of 'if' must be a scalar, not a %s; use sl.where "
-                                  "for tiles", ig_type_name(t, b));
+                                  "for %s", ig_type_name(t, b),
+                 t.kind == TY_TILE ? "tiles" : "segment values");
         return;
     }
     if (t.kind != TY_SCALAR || t.dtype != DT_I1) {
@@ -417,7 +428,9 @@ static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int
         if (!strcmp(name, iv_name) || !v || !mergeable(*v))
             continue;
         ir_value init = ig_to_ir(g, s->loc, *v, ir_type_void());
-        if (init == IR_NO_VALUE)
+        if (init == IR_NO_VALUE ||
+            !ig_check_not_segment(g, s->loc, name, ir_value_type(g->m, init),
+                                  "be reassigned inside a for loop"))
             return;
         carried[ncarried] = name;
         types[ncarried] = ir_value_type(g->m, init);
@@ -434,7 +447,13 @@ static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int
     for (int i = 0; i < ncarried; i++)
         env_set(g, &g->scope, carried[i], gv_ir(ir_block_add_arg(g->m, body, types[i], NULL)));
     g->block = body;
+    const char *outer_what = g->region_what;
+    src_loc outer_at = g->region_at;
+    g->region_what = "for loop";
+    g->region_at = s->loc;
     lower_block(g, &s->body, depth + 1);
+    g->region_what = outer_what;
+    g->region_at = outer_at;
     if (ig_failed(g)) {
         g->block = outer;
         return;
@@ -646,6 +665,8 @@ bool irgen_kernel(arena *a, const source_file *src, const ast_func *fn, kernel_s
                   irgen_result *out, diag *d)
 {
     irgen g = {.ar = a, .src = src, .d = d, .unroll_budget = UNROLL_BUDGET};
+    g.seg.segment_id = IR_NO_VALUE;
+    g.seg.offsets = IR_NO_VALUE;
     memset(out, 0, sizeof *out);
     g.m = ir_module_create(a, src);
     ir_op *func = ir_op_create(g.m, IR_FUNC, fn->loc, NULL, 0, NULL, 0, 1);
@@ -654,7 +675,7 @@ bool irgen_kernel(arena *a, const source_file *src, const ast_func *fn, kernel_s
     ir_block *body = ir_func_body(func);
     if (!bind_params(&g, fn, spec, body, out))
         return false;
-    g.block = body;
+    g.body = g.block = body;
     lower_block(&g, &fn->body, 0);
     if (ig_failed(&g))
         return false;

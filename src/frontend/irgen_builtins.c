@@ -99,7 +99,7 @@ static gval lower_grid_query(irgen *g, const ast_expr *call, const builtin *b,
                              const ast_expr *const *args)
 {
     int64_t axis;
-    if (!want_axis(g, args[0], &axis))
+    if (!want_axis(g, args[0], &axis) || !ig_note_grid_query(g, call->loc, b->name))
         return (gval){0};
     ir_value r = ig_emit1(g, b->op, call->loc, NULL, 0, ir_type_scalar(DT_I32));
     if (r != IR_NO_VALUE)
@@ -151,7 +151,10 @@ static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const
     if (p.kind == GV_ERROR)
         return false;
     if (p.kind != GV_IR || !ir_type_is_ptrlike(ig_type(g, p))) {
-        if (p.kind == GV_IR)
+        if (p.kind == GV_IR && ig_type(g, p).kind == TY_SEGMENT)
+            ig_error(g, pa->loc, "sl.%s needs a pointer, not a segment view; use sl.%s_segment",
+                     b->name, b->name);
+        else if (p.kind == GV_IR)
             ig_error(g, pa->loc, "sl.%s needs a pointer, not %s", b->name, ig_type_name(ig_type(g, p), buf));
         else
             ig_error(g, pa->loc, "sl.%s needs a pointer", b->name);
@@ -168,6 +171,11 @@ static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const
     if (mv == IR_NO_VALUE)
         return false;
     ir_type mt = ir_value_type(g->m, mv);
+    if (ig_is_segment_type(mt)) {
+        ig_error(g, ma->loc, "the mask of sl.%s cannot be a segment value: sl.load_segment and "
+                             "sl.store_segment cover exactly the segment's elements", b->name);
+        return false;
+    }
     if (ir_type_is_ptrlike(mt) || mt.dtype != DT_I1) {
         ig_error(g, ma->loc, "the mask of sl.%s must be int1 (bool), not %s", b->name,
                  ig_type_name(mt, buf));
@@ -248,6 +256,10 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
         ir_type vt = ir_value_type(g->m, val);
         if (ir_type_is_ptrlike(vt))
             return ig_error(g, args[1]->loc, "cannot store pointers");
+        if (ig_is_segment_type(vt))
+            return ig_error(g, args[1]->loc, "sl.store cannot store a %s; use "
+                                             "sl.store_segment(pointer, segment, value)",
+                            ig_type_name(vt, b1));
         if (vt.dtype != et.dtype)
             return ig_error(g, args[1]->loc, "cannot store %s values through a pointer to %s; "
                                              "convert with .to(sl.%s)",
@@ -288,7 +300,7 @@ static gval lower_where(irgen *g, const ast_expr *call, const builtin *b, const 
     if (!ig_unify(g, call->loc, x, y, &xv, &yv, "sl.where"))
         return (gval){0};
     ir_type t = ir_value_type(g->m, xv);
-    if (ct.kind == TY_TILE) {
+    if (ct.kind == TY_TILE || ct.kind == TY_SEGVAL) {
         xv = ig_broadcast(g, call->loc, xv, ct);
         yv = ig_broadcast(g, call->loc, yv, ct);
         if (xv == IR_NO_VALUE || yv == IR_NO_VALUE)
@@ -347,11 +359,15 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
         if (axis != 0)
             return ig_error(g, args[1]->loc, "tiles are one-dimensional: the axis must be 0");
     }
-    if (x.kind != GV_IR || ig_type(g, x).kind != TY_TILE) {
+    if (x.kind != GV_IR || (ig_type(g, x).kind != TY_TILE && ig_type(g, x).kind != TY_SEGVAL)) {
+        if (x.kind == GV_IR && ig_type(g, x).kind == TY_SEGMENT)
+            return ig_error(g, args[0]->loc, "sl.%s needs a tile or a segment value, not a segment "
+                                             "view; load it first with sl.load_segment", b->name);
         if (x.kind == GV_IR)
-            return ig_error(g, args[0]->loc, "sl.%s needs a tile, not %s", b->name,
+            return ig_error(g, args[0]->loc, "sl.%s needs a tile, not %s (it reduces a tile or a "
+                                             "segment value to a scalar)", b->name,
                             ig_type_name(ig_type(g, x), buf));
-        return ig_error(g, args[0]->loc, "sl.%s needs a tile", b->name);
+        return ig_error(g, args[0]->loc, "sl.%s needs a tile or a segment value", b->name);
     }
     ir_value v = x.v;
     ir_type t = ir_value_type(g->m, v);
@@ -437,7 +453,7 @@ static gval cast_to(irgen *g, const ast_expr *call, gval x, const ast_expr *xa, 
     ir_value v;
     if (!want_ir(g, xa, x, &v))
         return (gval){0};
-    if (ir_type_is_ptrlike(ir_value_type(g->m, v)))
+    if (ir_type_is_ptrlike(ir_value_type(g->m, v)) || ir_value_type(g->m, v).kind == TY_SEGMENT)
         return ig_error(g, xa->loc, "cannot convert a %s", ig_type_name(ir_value_type(g->m, v), buf));
     return gv_ir(ig_cast(g, call->loc, v, dt));
 }
@@ -459,8 +475,7 @@ static gval lower_only_in_for(irgen *g, const ast_expr *call, const builtin *b,
 
 static gval lower_segment(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
-    return ig_error(g, call->loc, "sl.%s belongs to segment programs, which this build of Swage "
-                                  "does not compile yet", b->name);
+    return ig_segment_builtin(g, call, b->name, args);
 }
 
 static const builtin builtins[] = {
@@ -492,11 +507,11 @@ static const builtin builtins[] = {
     {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL},
     {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL},
     {"static_range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL},
-    {"segment_id", lower_segment, 0, 1, {"axis"}, IR_OP_COUNT, NULL},
-    {"segment", lower_segment, 0, 3, {"values", "offsets", "sid"}, IR_OP_COUNT, NULL},
-    {"load_segment", lower_segment, 0, 1, {"segment"}, IR_OP_COUNT, NULL},
-    {"store_segment", lower_segment, 0, 3, {"pointer", "segment", "value"}, IR_OP_COUNT, NULL},
-    {"segment_length", lower_segment, 0, 1, {"segment"}, IR_OP_COUNT, NULL},
+    {"segment_id", lower_segment, 1, 1, {"axis"}, IR_SEGMENT_ID, NULL},
+    {"segment", lower_segment, 3, 3, {"values", "offsets", "sid"}, IR_SEGMENT, NULL},
+    {"load_segment", lower_segment, 1, 1, {"segment"}, IR_LOAD_SEGMENT, NULL},
+    {"store_segment", lower_segment, 3, 3, {"pointer", "segment", "value"}, IR_STORE_SEGMENT, NULL},
+    {"segment_length", lower_segment, 1, 1, {"segment"}, IR_SEGMENT_LENGTH, NULL},
 };
 
 static const builtin *find_builtin(const char *name)
@@ -519,7 +534,7 @@ gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
         return ig_error(g, call->callee->loc, "'sl.%s' is not a Swage built-in", name);
     }
     const ast_expr *args[MAX_ARGS] = {0};
-    if (b->lower == lower_segment || b->lower == lower_only_in_for)
+    if (b->lower == lower_only_in_for)
         return b->lower(g, call, b, args);
     if (!bind_args(g, call, b, args))
         return (gval){0};

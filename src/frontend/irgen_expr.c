@@ -26,6 +26,14 @@ const char *ig_type_name(ir_type t, char buf[64])
             snprintf(buf, 64, "tile of %d %s elements", (int)t.len, ir_dtypes[t.dtype].py);
         return buf;
     }
+    if (t.kind == TY_SEGMENT) {
+        snprintf(buf, 64, "segment view of %s", ir_dtypes[t.dtype].py);
+        return buf;
+    }
+    if (t.kind == TY_SEGVAL) {
+        snprintf(buf, 64, "segment value of %s", ir_dtypes[t.dtype].py);
+        return buf;
+    }
     snprintf(buf, 64, "none");
     return buf;
 }
@@ -98,9 +106,15 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
         return IR_NO_VALUE;
     }
     ir_dtype dt = (ir_dtype)t.dtype;
-    if (t.kind == TY_PTR || (t.kind == TY_TILE && t.ptr_elem)) {
-        ig_error(g, loc, "a constant cannot be used as a pointer");
+    if (t.kind == TY_PTR || (t.kind == TY_TILE && t.ptr_elem) || t.kind == TY_SEGMENT) {
+        ig_error(g, loc, "a constant cannot be used as a %s",
+                 t.kind == TY_SEGMENT ? "segment view" : "pointer");
         return IR_NO_VALUE;
+    }
+    if (t.kind == TY_SEGVAL) {
+        /* A segment-shaped constant is a scalar broadcast with sw.splat. */
+        ir_value x = ig_materialize(g, loc, c, ir_type_scalar(dt));
+        return x == IR_NO_VALUE ? x : ig_broadcast(g, loc, x, t);
     }
     ir_op *op = ig_emit(g, IR_CONSTANT, loc, NULL, 0, &t, 1);
     if (!op)
@@ -170,11 +184,32 @@ ir_value ig_cast(irgen *g, src_loc loc, ir_value v, ir_dtype dt)
     return ig_emit1(g, IR_CAST, loc, &v, 1, ir_type_like(t, ir_type_scalar(dt)));
 }
 
+static ir_value mix_error(irgen *g, src_loc loc)
+{
+    ig_error(g, loc, "a segment value cannot be combined with a tile (sl.arange, sl.full, or sl.load "
+                     "through a tile of pointers): segments have a runtime length");
+    return IR_NO_VALUE;
+}
+
 ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of)
 {
     ir_type t = ir_value_type(g->m, v);
+    if (shape_of.kind == TY_SEGVAL) {
+        if (t.kind == TY_TILE)
+            return mix_error(g, loc);
+        if (t.kind == TY_SEGVAL)
+            return v;
+        if (t.kind != TY_SCALAR) {
+            char b[64];
+            ig_error(g, loc, "a %s cannot be broadcast to a segment value", ig_type_name(t, b));
+            return IR_NO_VALUE;
+        }
+        return ig_emit1(g, IR_SPLAT, loc, &v, 1, ir_type_segval((ir_dtype)t.dtype));
+    }
     if (shape_of.kind != TY_TILE)
         return v;
+    if (t.kind == TY_SEGVAL)
+        return mix_error(g, loc);
     if (t.kind == TY_TILE) {
         if (t.len != shape_of.len) {
             ig_error(g, loc, "shape mismatch: a tile of %d elements with a tile of %d elements",
@@ -228,8 +263,9 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
         return ig_unify(g, loc, gv_ir(x), b, ra, rb, what);
     }
     ir_type ta = ig_type(g, a);
-    if (ir_type_is_ptrlike(ta)) {
-        ig_error(g, loc, "'%s' cannot be applied to a %s", what, ig_type_name(ta, b1));
+    if (ir_type_is_ptrlike(ta) || ta.kind == TY_SEGMENT) {
+        ig_error(g, loc, "'%s' cannot be applied to a %s%s", what, ig_type_name(ta, b1),
+                 ta.kind == TY_SEGMENT ? "; load its elements with sl.load_segment" : "");
         return false;
     }
     if (b.kind != GV_IR) {
@@ -252,10 +288,13 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
         return true;
     }
     ir_type tb = ig_type(g, b);
-    if (ir_type_is_ptrlike(tb)) {
-        ig_error(g, loc, "'%s' cannot be applied to a %s", what, ig_type_name(tb, b2));
+    if (ir_type_is_ptrlike(tb) || tb.kind == TY_SEGMENT) {
+        ig_error(g, loc, "'%s' cannot be applied to a %s%s", what, ig_type_name(tb, b2),
+                 tb.kind == TY_SEGMENT ? "; load its elements with sl.load_segment" : "");
         return false;
     }
+    if ((ta.kind == TY_TILE && tb.kind == TY_SEGVAL) || (ta.kind == TY_SEGVAL && tb.kind == TY_TILE))
+        return mix_error(g, loc) != IR_NO_VALUE;
     ir_dtype dt = ig_promote((ir_dtype)ta.dtype, (ir_dtype)tb.dtype);
     ir_value x = ig_cast(g, loc, a.v, dt), y = ig_cast(g, loc, b.v, dt);
     if (x == IR_NO_VALUE || y == IR_NO_VALUE)
@@ -429,6 +468,10 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
     } else if (off.kind == GV_IR) {
         o = off.v;
         ir_type to = ir_value_type(g->m, o);
+        if (ig_is_segment_type(to))
+            return ig_error(g, e->loc, "a pointer cannot be offset by a %s: segment programs read "
+                                       "segments with sl.load_segment (gathers are not supported)",
+                            ig_type_name(to, b));
         if (ir_type_is_ptrlike(to) || !ir_dtype_is_int((ir_dtype)to.dtype) || to.dtype == DT_I1)
             return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by %s",
                             ig_type_name(to, b));

@@ -32,14 +32,32 @@ typedef struct env {
     int n, cap;
 } env;
 
+/* What makes a kernel a segment program or a grid program (docs/segments.md):
+ * the first use of each, for diagnostics that name both. */
+typedef struct segment_state {
+    ir_value segment_id;   /* the one sw.segment_id of the kernel, or IR_NO_VALUE */
+    src_loc segment_id_at; /* the first sl.segment_id */
+    ir_value offsets;      /* the offsets every sl.segment shares, or IR_NO_VALUE */
+    src_loc segment_at;    /* the first sl.segment */
+    src_loc grid_at;       /* the first sl.program_id / sl.num_programs */
+    const char *grid_name;
+} segment_state;
+
 typedef struct irgen {
     arena *ar;
     const source_file *src;
     diag *d;
     ir_module *m;
+    ir_block *body;  /* the kernel's top-level block */
     ir_block *block; /* where ops are appended */
     env scope;
     int unroll_budget;
+    /* The innermost runtime construct (for loop or if on a runtime value)
+     * around the ops being lowered, NULL at the top level: segment data may
+     * not be used there. */
+    const char *region_what;
+    src_loc region_at;
+    segment_state seg;
 } irgen;
 
 /* Reports a compile error at loc; returns GV_ERROR. */
@@ -91,6 +109,21 @@ const char *ig_type_name(ir_type t, char buf[64]);
 
 /* Binary operator on two values (augmented assignment); e gives the location. */
 gval ig_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b);
+
+/* Segment programs (irgen_segments.c). */
+/* True when t is a segment view (!sw.segment<T>) or value (tensor<?xT>). */
+bool ig_is_segment_type(ir_type t);
+/* The checks every emitted op passes (ig_emit): segment data stays at the
+ * top level, views reach only the ops that read them, segment values never
+ * meet tiles or non-elementwise ops. Reports and returns false otherwise. */
+bool ig_check_segment_op(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands, int n,
+                         const ir_type *results, int nresults);
+/* Records a use of sl.program_id / sl.num_programs; false (reported) in a
+ * segment program. */
+bool ig_note_grid_query(irgen *g, src_loc loc, const char *name);
+/* A merged (if) or loop-carried variable may not hold segment data. */
+bool ig_check_not_segment(irgen *g, src_loc loc, const char *name, ir_type t, const char *how);
+gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);
 
 /* Built-ins (irgen_builtins.c): `sl.<name>(...)`, `x.to(...)`. */
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);

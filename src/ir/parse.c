@@ -244,48 +244,57 @@ static _Noreturn void unknown_type(parser *p, src_loc loc, const char *s, size_t
 {
     error_at(p, loc,
              "unknown type '%.*s' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, "
-             "!sw.ptr<T> and tensor<NxT>)",
+             "!sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)",
              (int)(n > 40 ? 40 : n), s);
 }
 
+/* !sw.ptr<T> or !sw.segment<T>: the two dialect types, each of one scalar. */
 static ir_type parse_ptr(parser *p)
 {
     token bang = p->tok;
-    if (!tok_is(&bang, T_BANG, "!sw.ptr"))
+    bool segment = tok_is(&bang, T_BANG, "!sw.segment");
+    if (!segment && !tok_is(&bang, T_BANG, "!sw.ptr"))
         unknown_type(p, bang.loc, bang.start, bang.len);
     advance(p);
-    token open = expect(p, T_LESS, "'<' after '!sw.ptr'");
+    token open = expect(p, T_LESS, segment ? "'<' after '!sw.segment'" : "'<' after '!sw.ptr'");
     ir_dtype dt;
     if (!at(p, T_BARE) || !scalar_named(p->tok.start, p->tok.len, &dt))
-        expected(p, "a scalar type as the pointee of !sw.ptr");
+        expected(p, segment ? "a scalar type as the element of !sw.segment"
+                            : "a scalar type as the pointee of !sw.ptr");
     advance(p);
     expect_close(p, T_GREATER, ">", &open);
-    return ir_type_ptr(dt);
+    return segment ? ir_type_segment(dt) : ir_type_ptr(dt);
 }
 
-/* tensor<NxT> (a tile) or vector<NxT> (a SIMT per-thread vector): one
- * dimension N >= 1, element a scalar or !sw.ptr<T>. */
+/* tensor<NxT> (a tile), tensor<?xT> (a segment value: one element per
+ * element of the program's segment) or vector<NxT> (a SIMT per-thread
+ * vector): one dimension N >= 1, element a scalar or !sw.ptr<T> (a segment
+ * value holds numbers only). */
 static ir_type parse_shaped(parser *p)
 {
     bool is_vec = at_word(p, "vector");
     const char *kw = is_vec ? "vector" : "tensor";
     advance(p); /* tensor / vector */
     token open = expect(p, T_LESS, is_vec ? "'<' after 'vector'" : "'<' after 'tensor'");
-    if (at(p, T_QUESTION))
-        error_at(p, p->tok.loc, "dynamic %s dimensions are not supported", kw);
-    if (!at(p, T_INT)) {
-        char what[32];
-        snprintf(what, sizeof what, "a %s dimension", kw);
-        expected(p, what);
-    }
-    /* The lexer reads "0xf32" as a hex number; its dimension is 0. */
+    bool dynamic = at(p, T_QUESTION);
     uint64_t n = 0;
-    if (!is_hex_token(&p->tok) && !int_value(&p->tok, &n))
-        n = UINT64_MAX;
-    if (n == 0)
-        error_at(p, p->tok.loc, "%s dimension must be at least 1", kw);
-    if (n > INT32_MAX)
-        error_at(p, p->tok.loc, "%s dimension is too large (at most %d)", kw, INT32_MAX);
+    if (dynamic) {
+        if (is_vec)
+            error_at(p, p->tok.loc, "dynamic vector dimensions are not supported");
+    } else {
+        if (!at(p, T_INT)) {
+            char what[32];
+            snprintf(what, sizeof what, "a %s dimension", kw);
+            expected(p, what);
+        }
+        /* The lexer reads "0xf32" as a hex number; its dimension is 0. */
+        if (!is_hex_token(&p->tok) && !int_value(&p->tok, &n))
+            n = UINT64_MAX;
+        if (n == 0)
+            error_at(p, p->tok.loc, "%s dimension must be at least 1", kw);
+        if (n > INT32_MAX)
+            error_at(p, p->tok.loc, "%s dimension is too large (at most %d)", kw, INT32_MAX);
+    }
     advance(p);
     /* "128xf32" lexes as 128 and "xf32"; "128x!sw.ptr<f32>" as 128, "x", "!sw.ptr". */
     token x = p->tok;
@@ -299,7 +308,12 @@ static ir_type parse_shaped(parser *p)
     if (x.len == 1) {
         advance(p);
         if (at(p, T_BANG)) {
-            dt = (ir_dtype)parse_ptr(p).dtype;
+            token elem = p->tok;
+            ir_type et = parse_ptr(p);
+            if (et.kind != TY_PTR || dynamic)
+                error_at(p, elem.loc, "a %s<%sx...> element must be a scalar type%s", kw,
+                         dynamic ? "?" : "N", dynamic ? "" : " or !sw.ptr<T>");
+            dt = (ir_dtype)et.dtype;
             ptr = true;
         } else if (at(p, T_BARE) && scalar_named(p->tok.start, p->tok.len, &dt)) {
             advance(p);
@@ -317,6 +331,8 @@ static ir_type parse_shaped(parser *p)
         advance(p);
     }
     expect_close(p, T_GREATER, ">", &open);
+    if (dynamic)
+        return ir_type_segval(dt);
     if (is_vec)
         return ptr ? ir_type_ptr_vec(dt, (int32_t)n) : ir_type_vec(dt, (int32_t)n);
     return ptr ? ir_type_ptr_tile(dt, (int32_t)n) : ir_type_tile(dt, (int32_t)n);

@@ -2,26 +2,19 @@
  * rewritten by a pass); guarantees that a module it accepts satisfies every
  * structural and type rule of docs/ir-format.md ("Verifier rules"), so the
  * passes and executors may rely on them. The first violation is reported at
- * the offending op's location and the walk stops. */
-#include "ir.h"
+ * the offending op's location and the walk stops. The rules of segment
+ * programs are in verify_segments.c. */
+#include "verify_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { VISIBLE = 1, DEFINED = 2 };
-
-typedef struct verifier {
-    const ir_module *m;
-    diag *d;
-    uint8_t *state;  /* per value: VISIBLE | DEFINED */
-    ir_value *scope; /* values defined so far, innermost last (malloc'd) */
-    int32_t nscope, capscope;
-    /* The function being verified: SIMT (it carries simt.num_threads) or
-     * semantic; a SIMT function's thread count and shared memory size. */
-    bool simt;
-    int64_t num_threads, smem_bytes;
-} verifier;
+void verify_vfail(verifier *v, const ir_op *op, const char *fmt, va_list ap)
+{
+    src_loc none = {0, 0};
+    diag_verror_at(v->d, DIAG_COMPILE, &v->m->src, op ? op->loc : none, fmt, ap);
+}
 
 static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -29,19 +22,10 @@ static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    src_loc none = {0, 0};
-    diag_verror_at(v->d, DIAG_COMPILE, &v->m->src, op ? op->loc : none, fmt, ap);
+    verify_vfail(v, op, fmt, ap);
     va_end(ap);
     return false;
 }
-
-static const char *name_of(const ir_op *op)
-{
-    return (unsigned)op->kind < IR_OP_COUNT ? ir_ops[op->kind].name : "<unknown op>";
-}
-
-/* Type text for messages; each call site passes its own buffer. */
-#define TY(t, buf) ir_type_str((t), (buf))
 
 /* ---- types ------------------------------------------------------------------ */
 
@@ -53,13 +37,14 @@ static bool type_ok(ir_type t)
     case TY_PTR: return dt_ok && !t.ptr_elem && t.len == 0;
     case TY_TILE:
     case TY_VEC: return dt_ok && t.len >= 1;
+    case TY_SEGMENT: return dt_ok && !t.ptr_elem && t.len == 0;
+    case TY_SEGVAL: return dt_ok && !t.ptr_elem && t.len == -1;
     default: return false;
     }
 }
 
 static bool is_scalar(ir_type t) { return t.kind == TY_SCALAR; }
 static bool is_ptr_elem(ir_type t) { return ir_type_is_ptrlike(t); }
-static ir_dtype elem_dtype(ir_type t) { return (ir_dtype)t.dtype; }
 /* Scalar and pointer are one shape; tiles (and vectors) match on kind and
  * length. */
 static bool same_shape(ir_type a, ir_type b)
@@ -74,14 +59,6 @@ static ir_type bool_like(ir_type t) { return ir_type_like(t, ir_type_scalar(DT_I
 /* What a pointer (or tile of pointers) loads: its pointee, in its shape. */
 static ir_type pointee_like(ir_type ptr) { return ir_type_like(ptr, ir_type_scalar(elem_dtype(ptr))); }
 
-static ir_type operand_type(const verifier *v, const ir_op *op, int i)
-{
-    return ir_value_type(v->m, op->operands[i]);
-}
-static ir_type result_type(const verifier *v, const ir_op *op, int i)
-{
-    return ir_value_type(v->m, op->results[i]);
-}
 
 /* ---- scopes ------------------------------------------------------------------ */
 
@@ -113,12 +90,6 @@ static void pop_scope(verifier *v, int32_t mark)
 }
 
 /* ---- per-op rules ----------------------------------------------------------- */
-
-static const ir_attr *int_attr(const ir_op *op, const char *name)
-{
-    const ir_attr *a = ir_attr_get(op, name);
-    return a && a->kind == ATTR_INT ? a : NULL;
-}
 
 static bool str_attr_in(const ir_op *op, const char *name, const char *const *allowed)
 {
@@ -366,8 +337,9 @@ static bool check_reduce(verifier *v, const ir_op *op)
     static const char *const kinds[] = {"sum", "max", "min", "prod", NULL};
     char a[64], b[64];
     ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
-    if (x.kind != TY_TILE || x.ptr_elem)
-        return fail(v, op, "'sw.reduce' operand type %s must be a tile of numbers", TY(x, a));
+    if ((x.kind != TY_TILE && x.kind != TY_SEGVAL) || x.ptr_elem)
+        return fail(v, op, "'sw.reduce' operand type %s must be a tile of numbers (or a segment "
+                    "value tensor<?xT>)", TY(x, a));
     if (!ir_type_eq(r, ir_type_elem(x)))
         return fail(v, op, "'sw.reduce' result type %s must be the element type of %s", TY(r, a),
                     TY(x, b));
@@ -623,7 +595,7 @@ static bool check_func(verifier *v, const ir_op *op)
         return fail(v, op, "'func.func' needs a string attribute 'sym_name'");
     if (op->parent != v->m->body)
         return fail(v, op, "'func.func' may only appear in the module body");
-    if (!check_func_level(v, op))
+    if (!check_func_level(v, op) || !verify_func_stages(v, op))
         return false;
     const ir_block *body = op->regions[0];
     for (int i = 0; i < body->nargs; i++) {
@@ -647,7 +619,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_IF: return check_if(v, op);
     case IR_CONSTANT: return check_constant(v, op);
     case IR_PROGRAM_ID:
-    case IR_NUM_PROGRAMS: return check_grid_query(v, op);
+    case IR_NUM_PROGRAMS: return check_grid_query(v, op) && verify_program_kind(v, op);
     case IR_ARANGE: return check_arange(v, op);
     case IR_SPLAT: return check_splat(v, op);
     case IR_CAST: return check_cast(v, op);
@@ -657,6 +629,11 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
     case IR_REDUCE: return check_reduce(v, op);
+    case IR_SEGMENT_ID: return verify_segment_id(v, op);
+    case IR_SEGMENT: return verify_segment(v, op);
+    case IR_SEGMENT_LENGTH: return verify_segment_length(v, op);
+    case IR_LOAD_SEGMENT: return verify_load_segment(v, op);
+    case IR_STORE_SEGMENT: return verify_store_segment(v, op);
     case IR_SIMT_THREAD_ID: return check_thread_id(v, op);
     case IR_SIMT_BLOCK_ID:
     case IR_SIMT_GRID_DIM: return check_grid_query(v, op);
@@ -771,6 +748,10 @@ static bool verify_region(verifier *v, const ir_op *op, int r)
                         name_of(op), TY(v->m->values[x].type, a));
         if (!check_level_type(v, op, v->m->values[x].type, "argument", i))
             return false;
+        if (verify_is_segment_type(v->m->values[x].type))
+            return fail(v, op, "argument #%d of region #%d of '%s' has the segment type %s: segment "
+                        "data never crosses 'sw.for' or 'sw.if' boundaries", i, r, name_of(op),
+                        TY(v->m->values[x].type, a));
         if (!define_value(v, op, x))
             return false;
     }
@@ -821,7 +802,8 @@ static bool verify_op(verifier *v, const ir_op *op)
         if (!op->regions[r] || op->regions[r]->parent_op != op)
             return fail(v, op, "malformed IR: region #%d of '%s' does not belong to it", r, name_of(op));
     if (!verify_operands(v, op) || !verify_results(v, op) || !check_attrs(v, op) ||
-        !check_types(v, op) || !check_level_op(v, op))
+        !verify_segment_flow(v, op) || !check_types(v, op) || !check_level_op(v, op) ||
+        !verify_op_stage(v, op))
         return false;
     for (int r = 0; r < op->nregions; r++)
         if (!verify_region(v, op, r))

@@ -17,7 +17,8 @@ typedef struct dce_state {
 static bool is_removable_leaf(const ir_op *op)
 {
     return op->nregions == 0 &&
-           ((ir_ops[op->kind].flags & F_PURE) || op->kind == IR_LOAD || op->kind == IR_SIMT_LOAD);
+           ((ir_ops[op->kind].flags & F_PURE) || op->kind == IR_LOAD || op->kind == IR_SIMT_LOAD ||
+            op->kind == IR_LOAD_SEGMENT);
 }
 
 /* True when running the block can have no effect but its yielded values:

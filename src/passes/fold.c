@@ -151,6 +151,8 @@ static bool fold_constant_operands(folder *f, ir_op *op)
             return false;
         r = a;
     } else if (op->kind == IR_REDUCE) {
+        if (ir_value_type(m, op->operands[0]).kind == TY_SEGVAL)
+            return false; /* an empty segment reduces to the identity, not the constant */
         /* Only max and min: combining a value with itself is exact, while a
          * sum or product of a splat would round at every step. */
         const ir_attr *kind = ir_attr_get(op, "kind");

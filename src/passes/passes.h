@@ -40,15 +40,23 @@ typedef struct pass_options {
  * failure. */
 bool pass_run_pipeline(ir_module *m, const char *const *names, int n, const pass_options *opts,
                        diag *d);
-/* The default optimisation pipeline run after irgen: fold, cse, fold, dce. */
+/* The default optimisation pipeline run after irgen: fold, cse, fold, dce,
+ * stages. */
 bool pass_run_default(ir_module *m, const pass_options *opts, diag *d);
 
 /* The passes (one file each). */
 bool pass_fold(ir_module *m, diag *d); /* fold.c: constant folding and simplification */
 bool pass_dce(ir_module *m, diag *d);  /* dce.c: remove unused pure ops and dead regions */
 bool pass_cse(ir_module *m, diag *d);  /* cse.c: merge equal pure ops and equal constants */
+/* stages.c: the stage analysis of segment programs (docs/segments.md):
+ * records `stage` on their ops and `sw.stages` on their functions. */
+bool pass_stages(ir_module *m, diag *d);
 /* lower_simt.c: rewrites a verified semantic module in place into SIMT IR
  * (docs/simt.md); lower a clone to keep the semantic module. */
 bool pass_lower_simt(ir_module *m, diag *d);
+/* lower_segments.c: rewrites every segment program of a verified module in
+ * place into a grid program, one CTA per segment (docs/segments.md); lower a
+ * clone to keep the segment program for the semantic executor. */
+bool pass_lower_segments(ir_module *m, diag *d);
 
 #endif

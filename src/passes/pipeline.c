@@ -11,8 +11,12 @@ const pass_info pass_table[] = {
     {"fold", "constant folding and algebraic simplification, to a fixed point", pass_fold},
     {"dce", "remove unused pure ops and loads, empty sw.if and side-effect-free sw.for", pass_dce},
     {"cse", "merge equal pure ops and equal constants within dominating scopes", pass_cse},
+    {"stages", "stage analysis of segment programs: `stage` on ops, `sw.stages` on functions",
+     pass_stages},
     {"lower-simt", "semantic tile IR -> SIMT IR: one CTA's per-thread program (docs/simt.md)",
      pass_lower_simt},
+    {"lower-segments", "segment programs -> grid tile programs: one CTA per segment, one loop per stage",
+     pass_lower_segments},
     {NULL, NULL, NULL},
 };
 
@@ -191,9 +195,10 @@ bool pass_run_pipeline(ir_module *m, const char *const *names, int n, const pass
 
 /* The default pipeline. fold first turns constant expressions into
  * constants so cse sees equal values; cse exposes new folds (x - x once both
- * sides are one value); dce then sweeps everything the rewrites left unused. */
+ * sides are one value); dce then sweeps everything the rewrites left unused;
+ * stages last numbers the stages of segment programs on the final IR. */
 bool pass_run_default(ir_module *m, const pass_options *opts, diag *d)
 {
-    static const char *const pipeline[] = {"fold", "cse", "fold", "dce"};
-    return pass_run_pipeline(m, pipeline, 4, opts, d);
+    static const char *const pipeline[] = {"fold", "cse", "fold", "dce", "stages"};
+    return pass_run_pipeline(m, pipeline, 5, opts, d);
 }

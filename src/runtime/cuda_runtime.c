@@ -1,8 +1,17 @@
-/* cuda_runtime.c - the CUDA Driver API through dlopen: primary contexts, a module cache per (key, entry, device), launches; every failure is a diag naming the driver's error, the call and the kernel (see cuda_runtime.h). */
+/* cuda_runtime.c - the CUDA Driver API through dlopen: primary contexts, a
+ * module cache per (key, entry, device), launches; every failure is a diag
+ * naming the driver's error, the call and the kernel (see cuda_runtime.h).
+ *
+ * The warm launch path takes no lock and asks the driver nothing but
+ * cuCtxGetCurrent: device records and cached functions are built once under
+ * rt_lock and published with a release store, and readers load them with
+ * acquire loads; nothing published is ever changed or freed (except a
+ * function's dynamic shared memory limit, an atomic raised under rt_lock). */
 #include "cuda_runtime.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +65,7 @@ typedef struct driver_api {
     CUresult (*DevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice device);
     CUresult (*CtxPushCurrent)(CUcontext ctx);
     CUresult (*CtxPopCurrent)(CUcontext *ctx);
+    CUresult (*CtxGetCurrent)(CUcontext *ctx); /* optional: without it, launches always push */
     CUresult (*CtxSynchronize)(void);
     CUresult (*StreamSynchronize)(CUstream stream);
     CUresult (*ModuleLoadDataEx)(CUmodule *module, const void *image, unsigned int noptions,
@@ -92,6 +102,7 @@ static const symbol symbols[] = {
     SYM(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
     SYM(CtxPushCurrent, "cuCtxPushCurrent_v2"),
     SYM(CtxPopCurrent, "cuCtxPopCurrent_v2"),
+    OPTIONAL_SYM(CtxGetCurrent, "cuCtxGetCurrent"),
     SYM(CtxSynchronize, "cuCtxSynchronize"),
     SYM(StreamSynchronize, "cuStreamSynchronize"),
     SYM(ModuleLoadDataEx, "cuModuleLoadDataEx"),
@@ -114,25 +125,31 @@ _Static_assert(sizeof(void *) == sizeof(CUresult (*)(void)), "dlsym results must
 
 /* ---- process-wide state ------------------------------------------------------ */
 
-typedef struct device_state {
-    bool ready; /* the fields below are set (under rt_lock) */
-    CUcontext ctx;
+typedef struct device_info {
+    CUcontext ctx; /* the primary context, retained for the process */
     int sm;
     int max_grid[3];
     int max_block;
     int max_smem_optin;
+} device_info;
+
+typedef struct device_state {
+    atomic_bool ready; /* stored (release) after `info` is complete, under rt_lock */
+    device_info info;
 } device_state;
 
-typedef struct module_entry {
+/* A cached function (cuda_runtime.h): one per (key, entry, device). */
+struct cuda_function {
     const void *key;
     int device;
     char *entry;
     CUmodule module;
     CUfunction function;
-    int nparams;              /* -1 when the driver cannot tell */
-    unsigned dyn_smem_limit;  /* dynamic shared memory the function may use now */
-    struct module_entry *next;
-} module_entry;
+    device_info dev;             /* a copy of the device's record */
+    int nparams;                 /* -1 when the driver cannot tell */
+    atomic_uint dyn_smem_limit;  /* dynamic shared memory allowed now; raised under rt_lock */
+    struct cuda_function *next;  /* bucket chain, fixed before publication */
+};
 
 enum { MODULE_BUCKETS = 256, MESSAGE_MAX = 1024, JIT_LOG_MAX = 16384 };
 
@@ -143,11 +160,12 @@ static char driver_error[MESSAGE_MAX]; /* why the driver is unusable, when !driv
 static const char *driver_path;
 static int device_count;
 
-/* Guards devices[] initialisation and the module cache. Held while a module
- * loads (the driver JIT-compiles its PTX), so a key is loaded once. */
+/* Serialises building device records and loading modules (the driver
+ * JIT-compiles PTX while it is held, so a key is loaded once). Readers of
+ * what is published take no lock. */
 static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
 static device_state *devices;
-static module_entry *modules[MODULE_BUCKETS];
+static _Atomic(cuda_function *) modules[MODULE_BUCKETS];
 
 /* ---- error text ------------------------------------------------------------------- */
 
@@ -317,8 +335,8 @@ static bool attribute(CUdevice dev, int ordinal, int which, const char *what, in
     return true;
 }
 
-/* The device's state, set up on first use; rt_lock must be held. */
-static device_state *device_locked(int ordinal, diag *d)
+/* The device's record, set up on first use; rt_lock must be held. */
+static const device_info *device_locked(int ordinal, diag *d)
 {
     if (ordinal < 0 || ordinal >= device_count) {
         diag_error(d, DIAG_ARGUMENT, "CUDA device %d does not exist (this machine has %d device%s)",
@@ -326,8 +344,9 @@ static device_state *device_locked(int ordinal, diag *d)
         return NULL;
     }
     device_state *s = &devices[ordinal];
-    if (s->ready)
-        return s;
+    if (atomic_load_explicit(&s->ready, memory_order_relaxed))
+        return &s->info;
+    device_info info;
     CUdevice dev;
     CUresult r = cu.DeviceGet(&dev, ordinal);
     if (r != CUDA_SUCCESS) {
@@ -339,51 +358,53 @@ static device_state *device_locked(int ordinal, diag *d)
                    "compute capability", &major, d) ||
         !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
                    "compute capability", &minor, d) ||
-        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, "grid limit", &s->max_grid[0], d) ||
-        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, "grid limit", &s->max_grid[1], d) ||
-        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, "grid limit", &s->max_grid[2], d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, "grid limit", &info.max_grid[0], d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, "grid limit", &info.max_grid[1], d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, "grid limit", &info.max_grid[2], d) ||
         !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "block limit",
-                   &s->max_block, d) ||
+                   &info.max_block, d) ||
         !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                   "shared memory limit", &s->max_smem_optin, d))
+                   "shared memory limit", &info.max_smem_optin, d))
         return NULL;
     /* Retained once and never released: modules loaded into it live for the
      * process, and PyTorch shares the same primary context. */
-    r = cu.DevicePrimaryCtxRetain(&s->ctx, dev);
+    r = cu.DevicePrimaryCtxRetain(&info.ctx, dev);
     if (r != CUDA_SUCCESS) {
         fail_cu(d, r, "cuDevicePrimaryCtxRetain", NULL, "for device %d", ordinal);
         return NULL;
     }
-    s->sm = 10 * major + minor;
-    s->ready = true;
-    return s;
+    info.sm = 10 * major + minor;
+    s->info = info;
+    atomic_store_explicit(&s->ready, true, memory_order_release);
+    return &s->info;
 }
 
-/* Copies the device's state out (a launch then runs without the lock). */
-static bool device_get(int ordinal, device_state *out, diag *d)
+/* The device's record: built once under rt_lock, then read without it. */
+static const device_info *device_get(int ordinal, diag *d)
 {
     if (!cuda_available(d))
-        return false;
+        return NULL;
+    if (ordinal >= 0 && ordinal < device_count &&
+        atomic_load_explicit(&devices[ordinal].ready, memory_order_acquire))
+        return &devices[ordinal].info;
     pthread_mutex_lock(&rt_lock);
-    device_state *s = device_locked(ordinal, d);
-    if (s)
-        *out = *s;
+    const device_info *s = device_locked(ordinal, d);
     pthread_mutex_unlock(&rt_lock);
-    return s != NULL;
+    return s;
 }
 
 bool cuda_device_sm(int device, int *sm, diag *d)
 {
-    device_state s;
-    if (!device_get(device, &s, d))
+    const device_info *s = device_get(device, d);
+    if (!s)
         return false;
-    *sm = s.sm;
+    *sm = s->sm;
     return true;
 }
 
-static bool push(const device_state *s, int ordinal, diag *d)
+static bool push(CUcontext ctx, int ordinal, diag *d)
 {
-    CUresult r = cu.CtxPushCurrent(s->ctx);
+    CUresult r = cu.CtxPushCurrent(ctx);
     if (r != CUDA_SUCCESS)
         return fail_cu(d, r, "cuCtxPushCurrent_v2", NULL, "making device %d's context current",
                        ordinal);
@@ -398,6 +419,15 @@ static bool pop(int ordinal, diag *d)
         return fail_cu(d, r, "cuCtxPopCurrent_v2", NULL, "restoring the context after using device %d",
                        ordinal);
     return true;
+}
+
+/* Whether `ctx` is already the calling thread's current context (then a
+ * launch needs no push and pop: PyTorch keeps the device's primary context
+ * current on its threads). */
+static bool is_current(CUcontext ctx)
+{
+    CUcontext current = NULL;
+    return cu.CtxGetCurrent && cu.CtxGetCurrent(&current) == CUDA_SUCCESS && current == ctx;
 }
 
 /* ---- modules ------------------------------------------------------------------------- */
@@ -423,18 +453,27 @@ static int count_params(CUfunction f)
     return -1;
 }
 
-/* Finds or loads the module of `ref` on a device; rt_lock must be held and
- * the device's context current. */
-static module_entry *module_locked(const cuda_kernel_ref *ref, int ordinal, const device_state *dev,
-                                   diag *d)
+/* The published function of (key, entry, device), or NULL; takes no lock. */
+static const cuda_function *module_find(const cuda_kernel_ref *ref, int ordinal)
 {
     size_t b = module_bucket(ref->key, ordinal);
-    for (module_entry *e = modules[b]; e; e = e->next)
+    for (const cuda_function *e = atomic_load_explicit(&modules[b], memory_order_acquire); e;
+         e = e->next)
         if (e->key == ref->key && e->device == ordinal && !strcmp(e->entry, ref->entry))
             return e;
+    return NULL;
+}
 
+/* Loads the module of `ref` on a device and publishes its function; rt_lock
+ * must be held and the device's context current. */
+static const cuda_function *module_load_locked(const cuda_kernel_ref *ref, int ordinal,
+                                               const device_info *dev, diag *d)
+{
+    const cuda_function *found = module_find(ref, ordinal); /* another thread may have won */
+    if (found)
+        return found;
     char *log = calloc(1, JIT_LOG_MAX);
-    module_entry *e = calloc(1, sizeof *e);
+    cuda_function *e = calloc(1, sizeof *e);
     size_t entry_len = strlen(ref->entry);
     char *entry = malloc(entry_len + 1);
     if (!log || !e || !entry) {
@@ -476,10 +515,13 @@ static module_entry *module_locked(const cuda_kernel_ref *ref, int ordinal, cons
     e->entry = entry;
     e->module = module;
     e->function = function;
+    e->dev = *dev;
     e->nparams = count_params(function);
-    e->dyn_smem_limit = DEFAULT_DYNAMIC_SMEM;
-    e->next = modules[b];
-    modules[b] = e; /* never freed: kernels and their modules live for the process */
+    atomic_init(&e->dyn_smem_limit, DEFAULT_DYNAMIC_SMEM);
+    size_t b = module_bucket(ref->key, ordinal);
+    e->next = atomic_load_explicit(&modules[b], memory_order_relaxed);
+    /* published last; never freed: kernels and their modules live for the process */
+    atomic_store_explicit(&modules[b], e, memory_order_release);
     return e;
 }
 
@@ -506,112 +548,166 @@ static bool check_ref(const cuda_kernel_ref *ref, const cuda_param *params, int 
     return true;
 }
 
-static bool check_shape(const cuda_kernel_ref *ref, const int64_t grid[3], const int limit[3],
-                        int max_block, int device, diag *d)
+static bool check_shape(const char *entry, const int64_t grid[3], unsigned block_threads,
+                        const int limit[3], int max_block, int device, diag *d)
 {
     for (int axis = 0; axis < 3; axis++)
         if (grid[axis] < 0 || grid[axis] > limit[axis]) {
             diag_error(d, DIAG_ARGUMENT,
                        "grid (%lld, %lld, %lld) of %s is out of range on CUDA device %d: axis %d "
                        "must be in 0..%d (the device allows at most %d x %d x %d CTAs)",
-                       (long long)grid[0], (long long)grid[1], (long long)grid[2], ref->entry,
+                       (long long)grid[0], (long long)grid[1], (long long)grid[2], entry,
                        device, axis, limit[axis], limit[0], limit[1], limit[2]);
             return false;
         }
-    if (ref->block_threads < 1 || ref->block_threads > (unsigned)max_block) {
+    if (block_threads < 1 || block_threads > (unsigned)max_block) {
         diag_error(d, DIAG_INTERNAL, "internal error: %s has %u threads per CTA; CUDA device %d "
-                                     "allows 1..%d", ref->entry, ref->block_threads, device,
-                   max_block);
+                                     "allows 1..%d", entry, block_threads, device, max_block);
         return false;
     }
     return true;
 }
 
+/* The architectural limits, checked first so that a bad grid is reported
+ * the same way on every machine. */
+static const int arch_grid_limit[3] = {2147483647, 65535, 65535};
+
+const cuda_function *cuda_function_get(const cuda_kernel_ref *ref, int device, diag *d)
+{
+    if (!check_ref(ref, NULL, 0, d))
+        return NULL;
+    diag cause;
+    diag_init(&cause);
+    const device_info *dev = device_get(device, &cause);
+    if (!dev) {
+        diag_error(d, cause.kind, "cannot launch %s on CUDA device %d: %s", ref->entry, device,
+                   cause.message ? cause.message : "CUDA is not available");
+        diag_clear(&cause);
+        return NULL;
+    }
+    const cuda_function *f = module_find(ref, device);
+    if (f)
+        return f;
+    if (!push(dev->ctx, device, d))
+        return NULL;
+    pthread_mutex_lock(&rt_lock);
+    f = module_load_locked(ref, device, dev, d);
+    pthread_mutex_unlock(&rt_lock);
+    return pop(device, d) && f ? f : NULL;
+}
+
+int cuda_function_param_count(const cuda_function *f)
+{
+    return f ? f->nparams : -1;
+}
+
+/* Lets `f` use `smem_bytes` of dynamic shared memory (the opt-in above the
+ * default 48 KiB); the caller has made the device's context current. */
+static bool allow_smem(const cuda_function *f, unsigned smem_bytes, diag *d)
+{
+    cuda_function *mut = (cuda_function *)f; /* only the atomic limit changes */
+    bool ok = true;
+    pthread_mutex_lock(&rt_lock);
+    if (smem_bytes > atomic_load_explicit(&mut->dyn_smem_limit, memory_order_relaxed)) {
+        CUresult r = cu.FuncSetAttribute(f->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                         (int)smem_bytes);
+        if (r == CUDA_SUCCESS)
+            atomic_store_explicit(&mut->dyn_smem_limit, smem_bytes, memory_order_release);
+        else
+            ok = fail_cu(d, r, "cuFuncSetAttribute", NULL,
+                         "allowing %u bytes of dynamic shared memory for %s", smem_bytes, f->entry);
+    }
+    pthread_mutex_unlock(&rt_lock);
+    return ok;
+}
+
+bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsigned smem_bytes,
+                          void *stream, const int64_t grid[3], void **params, int nparams,
+                          diag *d)
+{
+    if (!f || nparams < 0 || (nparams > 0 && !params)) {
+        diag_error(d, DIAG_INTERNAL, "internal error: cuda_function_launch needs a function and "
+                                     "its parameters");
+        return false;
+    }
+    if (!check_shape(f->entry, grid, block_threads, arch_grid_limit, 1024, f->device, d) ||
+        !check_shape(f->entry, grid, block_threads, f->dev.max_grid, f->dev.max_block, f->device, d))
+        return false;
+    if (smem_bytes > (unsigned)f->dev.max_smem_optin) {
+        diag_error(d, DIAG_ARGUMENT, "%s needs %u bytes of dynamic shared memory; CUDA device %d "
+                                     "allows at most %d", f->entry, smem_bytes, f->device,
+                   f->dev.max_smem_optin);
+        return false;
+    }
+    if (f->nparams >= 0 && f->nparams != nparams) {
+        diag_error(d, DIAG_INTERNAL, "internal error: %s takes %d parameters but the launch gives %d",
+                   f->entry, f->nparams, nparams);
+        return false;
+    }
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+        return true;
+    bool pushed = !is_current(f->dev.ctx);
+    if (pushed && !push(f->dev.ctx, f->device, d))
+        return false;
+    bool ok = smem_bytes <= atomic_load_explicit(&((cuda_function *)f)->dyn_smem_limit,
+                                                 memory_order_acquire) ||
+              allow_smem(f, smem_bytes, d);
+    if (ok) {
+        CUresult r = cu.LaunchKernel(f->function, (unsigned)grid[0], (unsigned)grid[1],
+                                     (unsigned)grid[2], block_threads, 1, 1, smem_bytes,
+                                     (CUstream)stream, nparams ? params : NULL, NULL);
+        if (r != CUDA_SUCCESS)
+            ok = fail_cu(d, r, "cuLaunchKernel", NULL,
+                         "launching %s (grid %lld x %lld x %lld, %u threads per CTA, device %d)",
+                         f->entry, (long long)grid[0], (long long)grid[1], (long long)grid[2],
+                         block_threads, f->device);
+    }
+    return (!pushed || pop(f->device, d)) && ok;
+}
+
 bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int64_t grid[3],
                  const cuda_param *params, int nparams, diag *d)
 {
-    if (!check_ref(ref, params, nparams, d))
-        return false;
-    /* The architectural limits first, so a bad grid is reported the same
-     * way on every machine. */
-    static const int arch_limit[3] = {2147483647, 65535, 65535};
-    if (!check_shape(ref, grid, arch_limit, 1024, device, d))
+    if (!check_ref(ref, params, nparams, d) ||
+        !check_shape(ref->entry, grid, ref->block_threads, arch_grid_limit, 1024, device, d))
         return false;
     diag cause;
     diag_init(&cause);
-    device_state dev;
-    if (!device_get(device, &dev, &cause)) {
+    const device_info *dev = device_get(device, &cause);
+    if (!dev) {
         diag_error(d, cause.kind, "cannot launch %s on CUDA device %d: %s", ref->entry, device,
                    cause.message ? cause.message : "CUDA is not available");
         diag_clear(&cause);
         return false;
     }
-    if (!check_shape(ref, grid, dev.max_grid, dev.max_block, device, d))
+    if (!check_shape(ref->entry, grid, ref->block_threads, dev->max_grid, dev->max_block, device, d))
         return false;
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
         return true; /* nothing to run; the module is not even loaded */
-    if (ref->smem_bytes > (unsigned)dev.max_smem_optin) {
+    if (ref->smem_bytes > (unsigned)dev->max_smem_optin) {
         diag_error(d, DIAG_ARGUMENT, "%s needs %u bytes of dynamic shared memory; CUDA device %d "
                                      "allows at most %d", ref->entry, ref->smem_bytes, device,
-                   dev.max_smem_optin);
+                   dev->max_smem_optin);
         return false;
     }
-
-    if (!push(&dev, device, d))
+    const cuda_function *f = cuda_function_get(ref, device, d);
+    if (!f)
         return false;
-    bool ok = true;
-    CUfunction function = NULL;
-    int expected = -1;
-    pthread_mutex_lock(&rt_lock);
-    module_entry *e = module_locked(ref, device, &dev, d);
-    if (!e) {
-        ok = false;
-    } else {
-        function = e->function;
-        expected = e->nparams;
-        if (ref->smem_bytes > e->dyn_smem_limit) {
-            CUresult r = cu.FuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                             (int)ref->smem_bytes);
-            if (r == CUDA_SUCCESS)
-                e->dyn_smem_limit = ref->smem_bytes;
-            else
-                ok = fail_cu(d, r, "cuFuncSetAttribute", NULL,
-                             "allowing %u bytes of dynamic shared memory for %s", ref->smem_bytes,
-                             ref->entry);
-        }
+    enum { INLINE_PARAMS = 32 };
+    void *inline_values[INLINE_PARAMS];
+    void **values = nparams > INLINE_PARAMS ? malloc(sizeof(void *) * (size_t)nparams)
+                                            : inline_values;
+    if (!values) {
+        diag_error(d, DIAG_NOMEM, "out of memory launching %s", ref->entry);
+        return false;
     }
-    pthread_mutex_unlock(&rt_lock);
-
-    if (ok && expected >= 0 && expected != nparams) {
-        diag_error(d, DIAG_INTERNAL, "internal error: %s takes %d parameters but the launch gives %d",
-                   ref->entry, expected, nparams);
-        ok = false;
-    }
-    if (ok) {
-        enum { INLINE_PARAMS = 32 };
-        void *inline_values[INLINE_PARAMS];
-        void **values = nparams > INLINE_PARAMS ? malloc(sizeof(void *) * (size_t)nparams)
-                                                : inline_values;
-        if (!values) {
-            diag_error(d, DIAG_NOMEM, "out of memory launching %s", ref->entry);
-            ok = false;
-        } else {
-            for (int i = 0; i < nparams; i++)
-                values[i] = (void *)params[i].data; /* the driver only reads them */
-            CUresult r = cu.LaunchKernel(function, (unsigned)grid[0], (unsigned)grid[1],
-                                         (unsigned)grid[2], ref->block_threads, 1, 1,
-                                         ref->smem_bytes, (CUstream)stream,
-                                         nparams ? values : NULL, NULL);
-            if (r != CUDA_SUCCESS)
-                ok = fail_cu(d, r, "cuLaunchKernel", NULL,
-                             "launching %s (grid %lld x %lld x %lld, %u threads per CTA, "
-                             "device %d)", ref->entry, (long long)grid[0], (long long)grid[1],
-                             (long long)grid[2], ref->block_threads, device);
-            if (values != inline_values)
-                free(values);
-        }
-    }
-    return pop(device, d) && ok;
+    for (int i = 0; i < nparams; i++)
+        values[i] = (void *)params[i].data; /* the driver only reads them */
+    bool ok = cuda_function_launch(f, ref->block_threads, ref->smem_bytes, stream, grid, values,
+                                   nparams, d);
+    if (values != inline_values)
+        free(values);
+    return ok;
 }
 
 /* ---- memory, copies and synchronisation (tests and tools) ------------------------------ */
@@ -621,8 +717,8 @@ bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int
  * function, reporting a failure as "<ERROR> in <call_name> <what...>". */
 #define WITH_CONTEXT(device, d, call_expr, call_name, ...)                         \
     do {                                                                            \
-        device_state dev_;                                                          \
-        if (!device_get((device), &dev_, (d)) || !push(&dev_, (device), (d)))       \
+        const device_info *dev_ = device_get((device), (d));                        \
+        if (!dev_ || !push(dev_->ctx, (device), (d)))                               \
             return false;                                                           \
         CUresult r_ = (call_expr);                                                  \
         bool ok_ = r_ == CUDA_SUCCESS || fail_cu((d), r_, call_name, NULL, __VA_ARGS__); \
@@ -632,8 +728,8 @@ bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int
 bool cuda_mem_alloc(int device, size_t bytes, uint64_t *ptr, diag *d)
 {
     CUdeviceptr p = 0;
-    device_state dev;
-    if (!device_get(device, &dev, d) || !push(&dev, device, d))
+    const device_info *dev = device_get(device, d);
+    if (!dev || !push(dev->ctx, device, d))
         return false;
     CUresult r = cu.MemAlloc(&p, bytes ? bytes : 1);
     bool ok = r == CUDA_SUCCESS ||

@@ -6,7 +6,9 @@
  * (CUDA_ERROR_...), the call, and the kernel's name, never an abort. Contexts
  * are the devices' primary contexts (the ones PyTorch and the CUDA runtime
  * use), retained once per device; modules are cached per (module key, entry,
- * device) for the life of the process and never unloaded. Thread safe.
+ * device) for the life of the process and never unloaded. Thread safe; the
+ * device records and the module cache are read without locks once built
+ * (published with release stores).
  */
 #ifndef SWAGE_CUDA_RUNTIME_H
 #define SWAGE_CUDA_RUNTIME_H
@@ -42,9 +44,32 @@ typedef struct cuda_param {
  * JIT log. Grid extents must be in 0..2^31-1 (x) and 0..65535 (y, z); a
  * grid with a 0 extent launches nothing (and still checks `ref`). params:
  * one per kernel parameter, in order (checked against the entry's parameter
- * count where the driver can tell). Returns false with d set. */
+ * count where the driver can tell). Returns false with d set. Equivalent to
+ * cuda_function_get followed by cuda_function_launch. */
 bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int64_t grid[3],
                  const cuda_param *params, int nparams, diag *d);
+
+/* A kernel function loaded on one device, with what launching it needs (the
+ * device's primary context and limits). Immutable once returned and valid
+ * for the life of the process, so a warm launch reads it without a lock. */
+typedef struct cuda_function cuda_function;
+
+/* Finds `ref`'s function on `device`, loading its module on first use (under
+ * the runtime's lock, so a key is loaded once); the lookup of a loaded
+ * function takes no lock. NULL with d set on failure. */
+const cuda_function *cuda_function_get(const cuda_kernel_ref *ref, int device, diag *d);
+/* The entry's parameter count, or -1 when the driver cannot tell. */
+int cuda_function_param_count(const cuda_function *f);
+
+/* Launches `f` as cuda_launch does: grid, CTA size and shared memory checked
+ * against the device's limits, a grid with a 0 extent launches nothing,
+ * params[i] points at the value of parameter i. The device's primary context
+ * is pushed only when it is not already current (PyTorch makes it current),
+ * and nothing else asks the driver anything: a warm launch is one
+ * cuCtxGetCurrent and one cuLaunchKernel. */
+bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsigned smem_bytes,
+                          void *stream, const int64_t grid[3], void **params, int nparams,
+                          diag *d);
 
 /* Device memory and copies for tests and tools (synchronous; device
  * pointers as integers). cuda_mem_free(device, 0) does nothing. */

@@ -7,22 +7,54 @@ executor) on copies, and (2) the GPU on CUDA tensors made from copies; the
 GPU's results are compared with the oracle's, then written into the test's
 own arrays, so (3) the test's own NumPy reference checks the GPU's results
 with the tolerances that file states. The tests at the end check bfloat16
-tensors (which NumPy lacks) and a few operators directly against PyTorch on
-the GPU.
+tensors (which NumPy lacks), float64 math, and a few operators directly
+against PyTorch on the GPU.
 
-GPU vs oracle tolerances: exact (bit for bit, NaN where NaN) for integers, bools, casts, comparisons, + - * / // %, min/max/where,
-abs/floor/ceil, loads and stores, since each is one correctly rounded
-operation (f16/bf16 via f32 rounds once: 24 >= 2p+2 bits). Math functions
-(exp exp2 log log2 sqrt rsqrt sin cos sigmoid), which the GPU may compute
-with other algorithms than the oracle's double-then-round: rtol 2e-6 (f32),
-2e-3 (f16), 2e-2 (bf16), 2e-13 (f64) with NaN and infinities exact, twice the
-CPU suite's tolerance against the true value. Float results of op_reduce
-(sums in another order): NaN placement here, values through the CPU suite's
-own checks (exact sums of quarter-integers, or the float32 rounding bound).
-NaN never passes.
+GPU vs oracle tolerances. Exact (bit for bit, NaN where NaN) for integers,
+bools, casts, comparisons, + - * / // %, min/max/where, abs/floor/ceil,
+loads and stores, and sqrt (every dtype) and rsqrt (float32, float64): each
+is correctly rounded on both sides (f16/bf16 go through f32, which carries
+more than 2p+2 bits, so the double rounding is harmless; rsqrt is computed
+as 1/sqrt in double, as the oracle does).
+
+The other math functions use the hardware approximations, whose documented
+maximum errors (PTX ISA 9.1, section 9.7.3, "Floating Point Instructions":
+sin, cos, lg2, ex2) are:
+  sin.approx.f32, cos.approx.f32  absolute error <= 2^-20.5 (6.7e-7) for
+                                  inputs in [-2pi, 2pi] (2^-14.7 up to
+                                  100pi; the PTX reduces by 2pi first, so
+                                  it stays in the first range);
+  lg2.approx.f32                  absolute error <= 2^-22 for inputs in
+                                  (0.5, 2), relative error <= 2^-22 elsewhere
+                                  (log multiplies it by ln 2 in one rounding);
+  ex2.approx.f32                  <= 2 ulp from the correctly rounded result
+                                  (exp, exp2, sigmoid are built on it: a few
+                                  ulp, see src/backends/ptx/ptx_ops.c).
+An absolute bound means that near a zero of the result (sin, cos at their
+zeros, log and log2 near 1) the relative error is unbounded: sin(22) =
+-0.0088513 comes out 1e-7 away, 1.1e-5 relative. So the tolerance is mixed,
+|gpu - oracle| <= atol + rtol * |oracle|, with
+  atol = 2e-6 for sin, cos, log, log2 (about 3x the documented 6.7e-7 plus
+         the 2pi reduction's rounding and the oracle's own half ulp), 0 for
+         the others;
+  rtol = 2e-6 for float32 (a few ulp: 2 ulp of ex2 are 2.4e-7 and exp's
+         extra rounding steps stay well below), 2e-3 for float16, 2e-2 for
+         bfloat16 (one ulp of their own after rounding);
+with NaN only where the oracle has NaN and infinities exactly: NaN never
+passes. The math results that passed are replaced by the oracle's before the
+CPU suite's own check (3), whose tolerance (1e-6 relative to the true value)
+is for the oracle, not for hardware approximations.
+
+float64: exp exp2 log log2 sin cos sigmoid are not implemented on the GPU
+yet; they must be exactly the compile error that says so, at the call's
+line (GPU_F64_UNSUPPORTED), and every other float64 operator runs and is
+checked. Float results of op_reduce (sums in another order): NaN placement
+here, values through the CPU suite's own checks (exact sums of
+quarter-integers, or the float32 rounding bound).
 """
 
-import numpy as np
+import inspect
+
 import numpy as np
 import pytest
 
@@ -31,11 +63,17 @@ torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 import swage as sw
 import swage.language as sl
 import test_tile_ops as cpu_suite
-from swage_testing import assert_close, assert_same
+from swage_testing import FLOAT_DTYPES, assert_close, assert_same
 from test_tile_ops import *  # noqa: F401,F403  (collects every CPU-suite test here again)
+from test_tile_ops import ATOL, N, RTOL, cdiv, math_reference
 
 MATH_KERNELS = {"op_math", "op_math_bf16"}
-MATH_RTOL = {"float16": 2e-3, "float32": 2e-6, "float64": 2e-13}
+MATH_FUNCTIONS = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "sigmoid")
+ABSOLUTE_NEAR_ZERO = {"sin", "cos", "log", "log2"}  # absolute error bounds (see above)
+MATH_ATOL = 2e-6
+MATH_RTOL = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 2e-6,
+             "float64": 1e-13}  # (float64: for the functions of GPU_F64_UNSUPPORTED, once they run)
+GPU_F64_UNSUPPORTED = ("exp", "exp2", "log", "log2", "sin", "cos", "sigmoid")
 ORDER_DEPENDENT_FLOATS = {"op_reduce"}
 
 _real_launch = sw.JITFunction.launch
@@ -45,20 +83,37 @@ def _to_gpu(array):
     return torch.from_numpy(np.ascontiguousarray(array)).to("cuda")
 
 
+def _math_exact(function, dtype):
+    """Whether `function` is correctly rounded on the GPU in `dtype` (as in the oracle)."""
+    return function == "sqrt" or (function == "rsqrt" and dtype in ("float32", "float64"))
+
+
+def _check_math(function, dtype, gpu, oracle, what):
+    if _math_exact(function, dtype):
+        assert_same(gpu, oracle, None, what)
+    else:
+        atol = MATH_ATOL if function in ABSOLUTE_NEAR_ZERO else 0.0
+        assert_close(gpu, oracle, MATH_RTOL[dtype], atol, None, what)
+
+
 def _compare(kernel, name, gpu, oracle):
+    """Checks one output; returns what the test's array receives: the GPU's
+    values, or the oracle's for approximated math (see the module's doc)."""
     what = "%s: argument %r, GPU vs CPU oracle" % (kernel, name)
+    function = name[:-len("_ptr")] if name.endswith("_ptr") else name
     if gpu.dtype.kind == "f" and kernel in ORDER_DEPENDENT_FLOATS:
         # order of float additions differs; the test's own check decides,
         # but NaN must still be where the oracle has it
         assert (np.isnan(gpu) == np.isnan(oracle)).all(), what + ": NaN placement differs"
-        return
-    if gpu.dtype.kind == "f" and kernel in MATH_KERNELS:
-        rtol = 2e-2 if kernel == "op_math_bf16" else MATH_RTOL[gpu.dtype.name]
-        assert_close(gpu, oracle, rtol, 0.0, None, what)
-        return
+        return gpu
+    if gpu.dtype.kind == "f" and kernel in MATH_KERNELS and function in MATH_FUNCTIONS:
+        dtype = "bfloat16" if kernel == "op_math_bf16" else gpu.dtype.name
+        _check_math(function, dtype, gpu, oracle, what)
+        return gpu if _math_exact(function, dtype) else oracle
     # (signed zeros are checked by the CPU suite's own assertions where the
     # language defines them: negation and casts)
     assert_same(gpu, oracle, None, what)
+    return gpu
 
 
 def _gpu_launch(self, *args, arguments=None, constexprs=None, grid=None, **options):
@@ -91,8 +146,7 @@ def _gpu_launch(self, *args, arguments=None, constexprs=None, grid=None, **optio
     names = {id(v): k for k, v in arrays.items()}
     for i, array in by_id.items():
         gpu = tensors[i].cpu().numpy()
-        _compare(self.__name__, names[i], gpu, oracle_copies[i])
-        array[...] = gpu
+        array[...] = _compare(self.__name__, names[i], gpu, oracle_copies[i])
     return None
 
 
@@ -150,25 +204,118 @@ def test_division_minimum_maximum_match_pytorch(torch_gen, dtype):
     torch.testing.assert_close(outs["where_ptr"], torch.where(c, x, y), rtol=0, atol=0)
 
 
+# ---- math: float64, and against PyTorch ---------------------------------------------------
+
+@sw.jit
+def op_one_math(x_ptr, out_ptr, n, FN: sl.constexpr, BLOCK: sl.constexpr):
+    # one function per specialisation (FN indexes MATH_FUNCTIONS), so an
+    # unsupported one fails alone, at its own line
+    offs = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    mask = offs < n
+    x = sl.load(x_ptr + offs, mask=mask)
+    if FN == 0:
+        y = sl.exp(x)
+    elif FN == 1:
+        y = sl.exp2(x)
+    elif FN == 2:
+        y = sl.log(x)
+    elif FN == 3:
+        y = sl.log2(x)
+    elif FN == 4:
+        y = sl.sqrt(x)
+    elif FN == 5:
+        y = sl.rsqrt(x)
+    elif FN == 6:
+        y = sl.sin(x)
+    elif FN == 7:
+        y = sl.cos(x)
+    else:
+        y = sl.sigmoid(x)
+    sl.store(out_ptr + offs, y, mask=mask)
+
+
+def _call_line(kernel, function):
+    """The file line of `y = sl.<function>(x)` in kernel's source."""
+    lines, first = inspect.getsourcelines(kernel.fn)
+    for i, line in enumerate(lines):
+        if "sl.%s(x)" % function in line:
+            return first + i
+    raise AssertionError("no sl.%s(x) in %s" % (function, kernel.__name__))
+
+
+def _one_math_on_gpu(function, x, block=64):
+    """op_one_math on the GPU: the output tensor (its input stays x)."""
+    out = torch.full_like(x, float("nan"))
+    n = x.numel()
+    _real_launch(op_one_math, arguments={"x_ptr": x, "out_ptr": out, "n": n},
+                 constexprs={"FN": MATH_FUNCTIONS.index(function), "BLOCK": block},
+                 grid=((n + block - 1) // block,))
+    torch.cuda.synchronize()
+    return out
+
+
+def _assert_f64_unsupported(function, x):
+    with pytest.raises(sw.CompileError) as info:
+        _one_math_on_gpu(function, x)
+    error = info.value
+    assert error.message == "sw.%s on float64 is not supported on the GPU yet" % function
+    assert error.filename == __file__ and error.lineno == _call_line(op_one_math, function), \
+        str(error)
+
+
+@pytest.mark.parametrize("dtype", [d for d in FLOAT_DTYPES if d != "float64"])
+def test_math_functions(rng, dtype):
+    # The CPU suite's test on the GPU, except float64 (test_math_float64 below).
+    cpu_suite.test_math_functions(rng, dtype)
+
+
+@pytest.mark.parametrize("function", MATH_FUNCTIONS)
+def test_math_float64(rng, function):
+    """float64 on the GPU: sqrt and rsqrt run and equal the oracle bit for
+    bit (special values included); the others are, for now, exactly the
+    compile error that says so, at the line of the call."""
+    x = rng.uniform(-40.0, 40.0, N)
+    x[: N // 2] = np.abs(x[: N // 2])
+    x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5]
+    if function in GPU_F64_UNSUPPORTED:
+        _assert_f64_unsupported(function, _to_gpu(x))
+        return
+    oracle = np.full(N, np.nan)
+    _real_launch(op_one_math, arguments={"x_ptr": x, "out_ptr": oracle, "n": N},
+                 constexprs={"FN": MATH_FUNCTIONS.index(function), "BLOCK": 64},
+                 grid=(cdiv(N, 64),))
+    gpu = _one_math_on_gpu(function, _to_gpu(x)).cpu().numpy()
+    _check_math(function, "float64", gpu, oracle, "sl.%s on float64, GPU vs CPU oracle" % function)
+    assert_close(gpu, math_reference(x, function, "float64"), RTOL["float64"], ATOL["float64"],
+                 rng.seed, "sl.%s on float64 on the GPU" % function, {"x": x})
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.float64])
 def test_math_matches_pytorch(torch_gen, dtype):
-    # tolerances against PyTorch's own GPU math: two approximations, each
-    # within a few ulp of the truth
-    rtol = {torch.float16: 4e-3, torch.float32: 4e-6, torch.float64: 1e-12}[dtype]
+    # Against PyTorch's math in double rounded to the dtype: our error (the
+    # bounds in the module's doc) plus half an ulp, twice the oracle's
+    # tolerance; absolute near the zeros of sin, cos, log, log2.
+    rtol = {torch.float16: 4e-3, torch.float32: 4e-6, torch.float64: 0.0}[dtype]
     n = 1000
     x = torch.empty(n, device="cuda").uniform_(0.01, 30, generator=torch_gen).to(dtype)
-    names = ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "sigmoid"]
-    outs = {name + "_ptr": torch.full((n,), float("nan"), device="cuda", dtype=dtype)
-            for name in names}
-    _elementwise(cpu_suite.op_math, x_ptr=x, **outs)
     x64 = x.double()
     refs = {"exp": torch.exp, "exp2": torch.exp2, "log": torch.log, "log2": torch.log2,
-            "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "sin": torch.sin, "cos": torch.cos,
-            "sigmoid": torch.sigmoid}
-    for name in names:
+            "sqrt": torch.sqrt, "rsqrt": lambda v: torch.ones_like(v) / torch.sqrt(v),
+            "sin": torch.sin, "cos": torch.cos, "sigmoid": torch.sigmoid}
+    if dtype == torch.float64:
+        for name in MATH_FUNCTIONS:
+            if name in GPU_F64_UNSUPPORTED:
+                _assert_f64_unsupported(name, x)
+            else:  # correctly rounded double operations: exact
+                torch.testing.assert_close(_one_math_on_gpu(name, x), refs[name](x64), rtol=0,
+                                           atol=0, msg=lambda m, name=name: "sl.%s: %s" % (name, m))
+        return
+    outs = {name + "_ptr": torch.full((n,), float("nan"), device="cuda", dtype=dtype)
+            for name in MATH_FUNCTIONS}
+    _elementwise(cpu_suite.op_math, x_ptr=x, **outs)
+    for name in MATH_FUNCTIONS:
         expected = refs[name](x64).to(dtype)
-        # sin/cos near their zeros: relative error is meaningless, allow 1 ulp of |x|-scale
-        atol = 4 * torch.finfo(dtype).eps if name in ("sin", "cos") else 0.0
+        atol = MATH_ATOL if name in ABSOLUTE_NEAR_ZERO else 0.0
         torch.testing.assert_close(outs[name + "_ptr"], expected, rtol=rtol, atol=atol,
                                    msg=lambda m, name=name: "sl.%s on %s: %s" % (name, dtype, m))
 
@@ -213,7 +360,9 @@ def test_reductions_match_pytorch(torch_gen, dtype):
         assert not outs["sum_ptr"].isnan().any()
         assert (error <= bound).all(), "sums %s vs %s" % (outs["sum_ptr"], exact)
     else:
-        torch.testing.assert_close(outs["sum_ptr"], rows.sum(dim=1), rtol=0, atol=0)
+        # (torch sums int32 into int64 unless told otherwise; Swage's sum
+        # keeps the dtype: every sum here fits in it)
+        torch.testing.assert_close(outs["sum_ptr"], rows.sum(dim=1, dtype=dtype), rtol=0, atol=0)
     torch.testing.assert_close(outs["max_ptr"], rows.amax(dim=1), rtol=0, atol=0)
     torch.testing.assert_close(outs["min_ptr"], rows.amin(dim=1), rtol=0, atol=0)
 

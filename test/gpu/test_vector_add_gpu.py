@@ -181,3 +181,48 @@ def test_many_threads_launch_on_their_own_streams(rng):
     for t in threads:
         t.join()
     assert not failures, "\n".join(failures)
+
+
+def test_warm_launches_follow_the_specialisation_and_keep_the_checks(torch_gen, monkeypatch):
+    """After a first launch, launches take the warm path (generated code
+    straight to swageKernelLaunchCudaPacked): switching dtypes and BLOCK
+    back and forth gets the right kernel every time, and a tensor it cannot
+    take (strided, on the CPU) or a grid past the device's limit is refused
+    with the same error as on a first launch."""
+    from swage import _native
+    packed = []
+    real = _native.cuda_launch_packed
+
+    def counting(buffer, error):
+        packed.append(len(buffer))
+        return real(buffer, error)
+
+    monkeypatch.setattr(_native, "cuda_launch_packed", counting)
+    plan = [(dtype, block) for dtype in (torch.float32, torch.float16, torch.float64)
+            for block in (128, 256)]
+    for round_ in range(3):
+        for dtype, block in plan:
+            n = 1000 + 37 * round_
+            x = torch.randn(n, device="cuda", generator=torch_gen).to(dtype)
+            y = torch.randn(n, device="cuda", generator=torch_gen).to(dtype)
+            out = torch.full_like(x, float("nan"))
+            add_kernel.launch(arguments={"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n},
+                              constexprs={"BLOCK": block}, grid=((n + block - 1) // block,))
+            torch.cuda.synchronize()
+            exact(out, x + y)
+    assert len(packed) >= 2 * len(plan), "the warm path was not taken: %d packed launches" % len(
+        packed)
+    x = torch.randn(2000, device="cuda", generator=torch_gen)
+    out = torch.empty(1000, device="cuda")
+    args = {"x_ptr": x[:1000], "y_ptr": x[1000:], "output_ptr": out, "n": 1000}
+    with pytest.raises(ValueError, match="'x_ptr' is not contiguous"):
+        add_kernel.launch(arguments=dict(args, x_ptr=x[::2]), constexprs={"BLOCK": 128},
+                          grid=(8,))
+    with pytest.raises(ValueError, match="different devices"):
+        add_kernel.launch(arguments=dict(args, y_ptr=x[1000:].cpu()), constexprs={"BLOCK": 128},
+                          grid=(8,))
+    with pytest.raises(ValueError, match="65535"):
+        add_kernel.launch(arguments=args, constexprs={"BLOCK": 128}, grid=(1, 65536))
+    add_kernel.launch(arguments=args, constexprs={"BLOCK": 128}, grid=(8,))
+    torch.cuda.synchronize()
+    exact(out, x[:1000] + x[1000:])

@@ -5,6 +5,9 @@ streams, argument structs), with the driver call replaced by a recorder.
 The real GPU runs are in test/gpu (run on a GPU machine by tools/gpu_run.sh).
 """
 
+import os
+import struct
+import subprocess
 import sys
 import types
 
@@ -127,14 +130,16 @@ class FakeDeviceArray:
 
 
 class Recorder:
-    """Replaces the driver-facing calls; records what a launch would send."""
+    """Replaces the driver-facing calls; records what a launch would send:
+    the general path's swage_arg structs, or the warm path's packed buffer
+    (header decoded; `packed` keeps the bytes for the test to unpack)."""
 
     def __init__(self, monkeypatch, devices=None, reason=None):
         self.calls = []
         self.devices = devices or {}
         monkeypatch.setattr(_native, "cuda_unavailable_reason", lambda: reason)
         monkeypatch.setattr(_native, "launch_cuda", self.launch_cuda)
-        monkeypatch.setattr(_native, "launch_cuda_packed", self.launch_cuda_packed)
+        monkeypatch.setattr(_native, "cuda_launch_packed", self.cuda_launch_packed)
         monkeypatch.setattr(_native, "pointer_device", self.pointer_device)
 
     def launch_cuda(self, kernel, device, stream, grid, args):
@@ -142,16 +147,25 @@ class Recorder:
                            "grid": list(grid), "path": "general",
                            "args": [(a.kind, a.data or 0, a.nelems, a.i, a.f) for a in args]})
 
-    def launch_cuda_packed(self, kernel, device, stream, grid, packed, nargs):
-        flat = _native.arg_packer(nargs).unpack(packed)
+    def cuda_launch_packed(self, packed, error):
+        assert error is None
+        header = struct.unpack_from(_native.LAUNCH_HEADER, packed)
+        kernel, stream, device, gx, gy, gz, size, reserved = header
+        assert reserved == 0 and size == len(packed) - _native.LAUNCH_HEADER_SIZE
         self.calls.append({"kernel": kernel, "device": device, "stream": stream,
-                           "grid": list(grid), "path": "warm",
-                           "args": [tuple(flat[5 * i:5 * i + 5]) for i in range(nargs)]})
+                           "grid": [gx, gy, gz], "path": "warm", "packed": packed})
+        return 0
 
     def pointer_device(self, address):
         if address not in self.devices:
             raise ValueError("0x%x is not CUDA device memory" % address)
         return self.devices[address]
+
+
+def unpack_params(call, types):
+    """The runtime arguments of a warm-path call, given their signature types."""
+    layout = _native.launch_struct(types)
+    return layout.unpack(call["packed"])[8:]
 
 
 def fake_add_args(n=100, stream=None, base=0x10000):
@@ -363,12 +377,14 @@ def test_warm_launches_take_the_fast_path_with_the_same_arguments(monkeypatch):
     assert [c["path"] for c in rec.calls] == ["general", "warm"]
     first, second = rec.calls
     assert first["kernel"] == second["kernel"] and second["stream"] == 0x700
-    assert second["grid"] == [2, 1, 1]
-    assert second["args"] == [(_native.ARG_BUFFER, 0x1000, 9, 0, 0.0),
-                              (_native.ARG_BUFFER, 0x2000, 9, 0, 0.0),
-                              (_native.ARG_INT, 0, 0, 9, 0.0),
-                              (_native.ARG_FLOAT, 0, 0, 0, -1.0)]
+    assert second["grid"] == [2, 1, 1] and second["device"] == 0
+    assert unpack_params(second, ["*f32", "*f32", "i32", "f32"]) == (0x1000, 0x2000, 9, -1.0)
     assert first["args"][3] == (_native.ARG_FLOAT, 0, 0, 0, 2.5)
+    launch(grid=(3, 2, 1))
+    launch(grid=5)
+    assert [c["grid"] for c in rec.calls[2:]] == [[3, 2, 1], [5, 1, 1]]
+    assert [c["path"] for c in rec.calls[2:]] == ["warm", "warm"]
+    del rec.calls[2:]
     # anything that changes the specialisation goes through the general path first
     launch(x_dtype="torch.float16")                    # another dtype
     launch(constexprs={"BLOCK": 128})                  # another constexpr value
@@ -381,6 +397,84 @@ def test_warm_launches_take_the_fast_path_with_the_same_arguments(monkeypatch):
     assert len(kernels) == 5  # f32, f16, BLOCK=128, n:i64, factor:i32 (the list grid reuses f32)
     launch(x_dtype="torch.float16")
     assert rec.calls[-1]["path"] == "warm" and rec.calls[-1]["kernel"] == rec.calls[2]["kernel"]
+    launch(constexprs={"BLOCK": 128})                  # back to another seen specialisation
+    assert rec.calls[-1]["path"] == "warm" and rec.calls[-1]["kernel"] == rec.calls[3]["kernel"]
+    launch()
+    assert rec.calls[-1]["path"] == "warm" and rec.calls[-1]["kernel"] == rec.calls[0]["kernel"]
+
+
+@sw.jit
+def scale_by_constexpr(x_ptr, out_ptr, n, BLOCK: sl.constexpr, K: sl.constexpr = 1):
+    offsets = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    mask = offsets < n
+    sl.store(out_ptr + offsets, sl.load(x_ptr + offsets, mask=mask) * K, mask=mask)
+
+
+def test_warm_path_tells_equal_constexprs_of_other_types_apart(monkeypatch):
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    args = {"x_ptr": torch.Tensor(0x1000, 8, ("cuda", 0)),
+            "out_ptr": torch.Tensor(0x2000, 8, ("cuda", 0)), "n": 8}
+    values = [2, 2.0, True, 1, 1.0, 0.0, -0.0, None]  # None: K left out (its default, 1)
+    for value in values * 2:
+        cx = {"BLOCK": 64} if value is None else {"BLOCK": 64, "K": value}
+        scale_by_constexpr.launch(arguments=args, constexprs=cx, grid=(1,))
+    first, second = rec.calls[:len(values)], rec.calls[len(values):]
+    assert [c["path"] for c in first] == ["general"] * len(values)
+    # each value its own specialisation; float zeros always take the general path
+    assert len({c["kernel"] for c in first}) == len(values)
+    assert [c["kernel"] for c in first] == [c["kernel"] for c in second]
+    assert [c["path"] for c in second] == ["warm"] * 5 + ["general"] * 2 + ["warm"]
+
+
+def test_warm_path_declines_what_it_cannot_prove(monkeypatch):
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0, 1: 0})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+
+    def args(n=8, **change):
+        a = {"x_ptr": torch.Tensor(0x1000, n, ("cuda", 0)),
+             "y_ptr": torch.Tensor(0x2000, n, ("cuda", 0)),
+             "output_ptr": torch.Tensor(0x3000, n, ("cuda", 0)), "n": n}
+        a.update(change)
+        return a
+
+    def launch(arguments, constexprs={"BLOCK": 64}, grid=(1,)):
+        add_kernel.launch(arguments=arguments, constexprs=constexprs, grid=grid)
+        return rec.calls[-1]["path"]
+
+    assert launch(args()) == "general"
+    assert launch(args()) == "warm"
+    assert launch(args(n=1 << 33)) == "general"       # an int64: another specialisation
+    assert launch(args()) == "warm"
+    assert launch(args(), grid=[1]) == "general"
+    n_calls = len(rec.calls)
+    # the warm path leaves these to the general path, which names the problem
+    with pytest.raises(ValueError, match="grid axis 0 is 4294967296"):
+        launch(args(), grid=(1 << 32,))
+    with pytest.raises(ValueError, match="grid axis 0 is -1"):
+        launch(args(), grid=-1)
+    with pytest.raises(TypeError, match="not bool"):
+        launch(args(), grid=(True,))
+    with pytest.raises(ValueError, match="1 to 3 axes"):
+        launch(args(), grid=(1, 1, 1, 1))
+    with pytest.raises(TypeError, match="missing constexpr 'BLOCK'"):
+        launch(args(), constexprs=None)
+    assert len(rec.calls) == n_calls
+    # a CPU tensor where a CUDA one was, on the same "device index"
+    cpu = torch.Tensor(0x4000, 8, ("cpu", None))
+    with pytest.raises(ValueError, match="different devices"):
+        launch(args(y_ptr=cpu))
+    n_calls = len(rec.calls)
+    with pytest.raises(TypeError, match="has no parameter 'z'"):
+        launch(dict(args(), z=1))
+    with pytest.raises(TypeError, match="has no parameter 'TAG'"):
+        launch(args(), constexprs={"BLOCK": 64, "TAG": 1})
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        add_kernel.launch(args(), constexprs={"BLOCK": 64}, grid=(1,))
+    assert len(rec.calls) == n_calls
+    assert launch(args()) == "warm"
 
 
 def test_warm_path_keeps_the_checks(monkeypatch):
@@ -406,3 +500,142 @@ def test_warm_path_keeps_the_checks(monkeypatch):
         add_kernel.launch(arguments={k: v for k, v in args().items() if k != "n"},
                           constexprs={"BLOCK": 64}, grid=(1,))
     assert len(rec.calls) == 2
+
+
+# ---- the real launch path against a fake driver ------------------------------------------
+
+@sw.jit
+def affine_kernel(x_ptr, out_ptr, n, a, b, BLOCK: sl.constexpr):
+    offsets = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    mask = offsets < n
+    sl.store(out_ptr + offsets, sl.load(x_ptr + offsets, mask=mask) * a + b, mask=mask)
+
+
+FAKE_DRIVER_CHILD = r'''
+import ctypes, os, struct, sys, threading
+import pytest
+import swage as sw
+from swage import _native
+import test_gpu_api as t
+
+class State(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_long) for f in ("launches", "pushes", "pops", "get_currents",
+                                             "module_loads", "attribute_queries")] + [
+        ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+        ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
+        ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
+        ("launch_result", ctypes.c_int)]
+
+driver = ctypes.CDLL(os.environ["SWAGE_LIBCUDA"])
+state = State.in_dll(driver, "fake_state")
+ctx = [ctypes.c_void_p(), ctypes.c_void_p()]
+for i in range(2):
+    driver.cuDevicePrimaryCtxRetain(ctypes.byref(ctx[i]), i)
+torch = t._fake_torch({0: 0x5000, 1: 0x5001})
+sys.modules["torch"] = torch
+assert _native.cuda_unavailable_reason() is None
+
+def tensors(device, n=100):
+    return {"x_ptr": torch.Tensor(0x1000, n, ("cuda", device)),
+            "y_ptr": torch.Tensor(0x2000, n, ("cuda", device)),
+            "output_ptr": torch.Tensor(0x3000, n, ("cuda", device))}
+
+def add(device, n, grid=(2,)):
+    t.add_kernel.launch(arguments=dict(tensors(device), n=n), constexprs={"BLOCK": 64}, grid=grid)
+
+def params(count):
+    return [state.params[i] for i in range(count)]
+
+state.nparams_recorded = 4     # add_kernel's parameters
+add(1, 100)                      # the general path: loads the module on device 1
+assert (state.launches, state.module_loads, state.pushes, state.pops) == (1, 1, 2, 2)
+assert list(state.grid) == [2, 1, 1] and state.block[0] >= 1 and state.smem == 0
+assert state.stream == 0x5001 and state.context == ctx[1].value
+assert params(3) == [0x1000, 0x2000, 0x3000] and params(4)[3] & 0xFFFFFFFF == 100
+add(1, 50, grid=(3, 1, 2))       # the warm path: no lock, no load, a push (nothing current)
+assert (state.launches, state.module_loads, state.pushes) == (2, 1, 3)
+assert list(state.grid) == [3, 1, 2] and params(4)[3] & 0xFFFFFFFF == 50
+driver.cuCtxSetCurrent(ctx[1])   # what PyTorch does: then a launch pushes nothing
+gets = state.get_currents
+add(1, 7)
+assert (state.launches, state.pushes, state.pops) == (3, 3, 3)
+assert state.get_currents == gets + 1 and state.context == ctx[1].value
+add(0, 9)                        # another device: its module, its context pushed
+assert (state.launches, state.module_loads, state.pushes) == (4, 2, 5)  # load, launch
+assert state.context == ctx[0].value and state.stream == 0x5000
+assert params(4)[3] & 0xFFFFFFFF == 9
+
+# scalars as the PTX parameters declare them (general path: an i64 scalar)
+x = {"x_ptr": torch.Tensor(0x1000, 8, ("cuda", 1)), "out_ptr": torch.Tensor(0x2000, 8, ("cuda", 1))}
+state.nparams_recorded = 5     # affine_kernel's
+t.affine_kernel.launch(arguments=dict(x, n=8, a=2.5, b=1 << 40), constexprs={"BLOCK": 64},
+                       grid=(1,))
+p = params(5)
+assert p[2] & 0xFFFFFFFF == 8 and struct.unpack("f", struct.pack("I", p[3] & 0xFFFFFFFF))[0] == 2.5
+assert p[4] == 1 << 40
+t.affine_kernel.launch(arguments=dict(x, n=8, a=-1.5, b=3), constexprs={"BLOCK": 64}, grid=(1,))
+t.affine_kernel.launch(arguments=dict(x, n=6, a=0.25, b=-3), constexprs={"BLOCK": 64}, grid=(1,))
+p = params(5)
+assert p[2] & 0xFFFFFFFF == 6 and struct.unpack("f", struct.pack("I", p[3] & 0xFFFFFFFF))[0] == 0.25
+assert struct.unpack("i", struct.pack("I", p[4] & 0xFFFFFFFF))[0] == -3
+
+# driver errors, on both paths, with the driver's name for them
+state.nparams_recorded = 4
+state.launch_result = 700
+for grid in [(1,), [1]]:         # warm, general
+    with pytest.raises(RuntimeError, match="CUDA_ERROR_ILLEGAL_ADDRESS in cuLaunchKernel"):
+        add(1, 5, grid=grid)
+state.launch_result = 0
+assert _native._take_last_error() is None  # taken by the warm path's error
+
+# a grid past the device's limit, on the warm path: the runtime's message
+with pytest.raises(ValueError, match="axis 1 must be in 0..65535"):
+    add(1, 5, grid=(1, 65536))
+
+# an empty grid launches nothing
+launches = state.launches
+add(1, 5, grid=(0,))
+add(1, 5, grid=[2, 0])
+assert state.launches == launches
+
+# a packed buffer that does not fit the kernel is refused
+kernel = next(iter(t.add_kernel._warm.values())).kernels
+kernel = next(iter(kernel.values()))
+wrong = _native.launch_struct(["*f32", "*f32", "i32"])
+buffer = wrong.pack(kernel, 0, 1, 1, 1, 1, wrong.size - 40, 0, 1, 2, 3)
+status = _native.cuda_launch_packed(buffer, None)
+with pytest.raises(ValueError, match="packed parameters of add_kernel are 20 bytes"):
+    _native.raise_last_error(status)
+
+# warm launches from several threads at once (each pushes: nothing is current there)
+launches = state.launches
+def work():
+    for i in range(500):
+        add(i % 2, 1 + i % 5)
+threads = [threading.Thread(target=work) for _ in range(4)]
+for th in threads:
+    th.start()
+for th in threads:
+    th.join()
+assert state.launches == launches + 2000 and state.pushes == state.pops
+print("fake driver checks passed")
+'''
+
+
+def test_launch_path_against_a_fake_driver(tmp_path):
+    """Everything after Python, through the real C library: warm and general
+    launches, parameter packing, contexts pushed only when not current,
+    several devices, driver errors, threads (test/python/fake_libcuda.c)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    driver = str(tmp_path / "libfakecuda.so")
+    try:
+        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
+                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        pytest.skip("cannot build the fake CUDA driver: %s" % e)
+    env = dict(os.environ, SWAGE_LIBCUDA=driver,
+               PYTHONPATH=os.pathsep.join([here] + sys.path))
+    child = subprocess.run([sys.executable, "-c", FAKE_DRIVER_CHILD], env=env, cwd=here,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "fake driver checks passed" in child.stdout

@@ -105,6 +105,12 @@ static void test_no_driver(void)
     CHECK(has(&d, "swage_test_ids") && (has(&d, "libcuda") || has(&d, "CUDA_ERROR_")),
           "launch message: %s", msg(&d));
     diag_clear(&d);
+    CHECK(!cuda_function_get(&ref, 0, &d) && has(&d, "swage_test_ids"), "function without a "
+          "driver: %s", msg(&d));
+    diag_clear(&d);
+    CHECK(!cuda_function_launch(NULL, 32, 0, NULL, grid, NULL, 0, &d) && d.kind == DIAG_INTERNAL,
+          "launching no function: %s", msg(&d));
+    diag_clear(&d);
 
     uint64_t ptr = 1;
     CHECK(!cuda_mem_alloc(0, 64, &ptr, &d) && diag_failed(&d), "alloc without a driver");
@@ -257,6 +263,34 @@ static void test_gpu(void)
     CHECK(bad == 0, "second launch: %d elements wrong", bad);
     diag_clear(&d);
     n = N;
+
+    /* the warm path: the function found once, launched with values directly */
+    const cuda_function *f = cuda_function_get(&ref, 0, &d);
+    CHECK(f && cuda_function_get(&ref, 0, &d) == f, "function: %s", msg(&d));
+    CHECK(!f || cuda_function_param_count(f) == 3 || cuda_function_param_count(f) == -1,
+          "parameter count %d", cuda_function_param_count(f));
+    diag_clear(&d);
+    if (f) {
+        uint32_t n5 = 500, scale5 = 5;
+        void *values[3] = {&buf, &n5, &scale5};
+        CHECK(poison(buf, host, N, &d), "poison: %s", msg(&d));
+        for (int i = 0; i < 3; i++) /* the same launch three times: the same result */
+            CHECK(cuda_function_launch(f, 128, 0, NULL, grid, values, 3, &d), "warm launch: %s",
+                  msg(&d));
+        CHECK(read_back(buf, host, N, &d), "read back: %s", msg(&d));
+        bad = 0;
+        for (uint32_t i = 0; i < N; i++)
+            bad += host[i] != (i < 500 ? i * 5 : (uint32_t)POISON);
+        CHECK(bad == 0, "warm launches: %d elements wrong", bad);
+        int64_t tall_warm[3] = {1, 70000, 1};
+        CHECK(!cuda_function_launch(f, 128, 0, NULL, tall_warm, values, 3, &d) &&
+                  d.kind == DIAG_ARGUMENT && has(&d, "65535"), "tall warm grid: %s", msg(&d));
+        diag_clear(&d);
+        CHECK(!cuda_function_launch(f, 2048, 0, NULL, grid, values, 3, &d) &&
+                  d.kind == DIAG_INTERNAL && has(&d, "threads per CTA"), "2048 threads: %s",
+              msg(&d));
+        diag_clear(&d);
+    }
 
     /* a grid with a 0 extent launches nothing */
     CHECK(poison(buf, host, N, &d), "poison: %s", msg(&d));

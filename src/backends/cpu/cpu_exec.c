@@ -2,7 +2,8 @@
  * memory, structured control flow, the grid loop) and the semantic
  * executor's entry point (cpu_exec.h). Requires slots set up by
  * cpu_setup.c; guarantees no host memory is touched outside the argument
- * buffers, no allocation per program, and, at SIMT level, that control flow
+ * buffers, no allocation per program (segment programs: only when a
+ * segment is longer than every earlier one), and, at SIMT level, that control flow
  * never diverges between threads (a DIAG_INTERNAL error otherwise). Set
  * SWAGE_CPU_GENERIC=1 to run every value op through scalar.h's generic path
  * only (for checking the fast loops). */
@@ -14,6 +15,23 @@
 
 /* ---- memory ---------------------------------------------------------------- */
 
+bool cpu_out_of_bounds(cpu_ctx *c, const ir_op *op, cpu_ptr p, int32_t lane, int32_t slots)
+{
+    char where[96], thread[48] = "";
+    if (c->segment_program)
+        snprintf(where, sizeof where, "segment %lld", (long long)c->pid[0]);
+    else
+        snprintf(where, sizeof where, "program (%lld, %lld, %lld)", (long long)c->pid[0],
+                 (long long)c->pid[1], (long long)c->pid[2]);
+    if (c->simt)
+        snprintf(thread, sizeof thread, ", thread %d", (int)(lane / slots));
+    diag_error_at(c->d, DIAG_RUNTIME, &c->m->src, op->loc,
+                  "%s out of bounds: element %lld of argument %d ('%s', %lld elements) in %s%s",
+                  ir_ops[op->kind].name, (long long)p.off, (int)p.arg, cpu_param_name(c, p.arg),
+                  (long long)c->bufs[p.arg].nelems, where, thread);
+    return false;
+}
+
 /* Checks one lane's access; an out-of-bounds one is the user's error. At
  * SIMT level the message also names the thread that holds the lane. */
 static inline bool check_access(cpu_ctx *c, const ir_op *op, cpu_ptr p, ir_dtype dt, int32_t lane,
@@ -23,16 +41,7 @@ static inline bool check_access(cpu_ctx *c, const ir_op *op, cpu_ptr p, ir_dtype
         return cpu_internal(c, op, "pointer does not point into a buffer of its type");
     if (p.off >= 0 && p.off < c->bufs[p.arg].nelems)
         return true;
-    char thread[48] = "";
-    if (c->simt)
-        snprintf(thread, sizeof thread, ", thread %d", (int)(lane / slots));
-    diag_error_at(c->d, DIAG_RUNTIME, &c->m->src, op->loc,
-                  "%s out of bounds: element %lld of argument %d ('%s', %lld elements) "
-                  "in program (%lld, %lld, %lld)%s",
-                  ir_ops[op->kind].name, (long long)p.off, (int)p.arg, cpu_param_name(c, p.arg),
-                  (long long)c->bufs[p.arg].nelems, (long long)c->pid[0], (long long)c->pid[1],
-                  (long long)c->pid[2], thread);
-    return false;
+    return cpu_out_of_bounds(c, op, p, lane, slots);
 }
 
 static void *element_at(const cpu_ctx *c, cpu_ptr p)
@@ -189,6 +198,9 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
     for (const ir_op *op = b->first; op; op = op->next) {
         switch (op->kind) {
         case IR_CONSTANT:
+            if (cpu_is_segval(c, op->results[0]) && !cpu_segment_exec_op(c, op))
+                return false;
+            break; /* other constants are evaluated once per launch (cpu_setup.c) */
         case IR_ARANGE:
         case IR_NUM_PROGRAMS:
             break; /* evaluated once per launch (cpu_setup.c) */
@@ -223,6 +235,11 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
             if (cpu_is_simt_op(op->kind)) {
                 if (!cpu_simt_exec_op(c, op))
                     return false;
+            } else if (cpu_is_segment_op(op->kind)) {
+                if (!cpu_segment_exec_op(c, op))
+                    return false;
+            } else if (c->seg_len < 0 && op->nresults && cpu_is_segval(c, op->results[0])) {
+                return cpu_segment_unknown_length(c, op);
             } else if (!cpu_exec_value_op(c, op)) {
                 return false;
             }
@@ -252,7 +269,8 @@ bool cpu_init_launch(cpu_ctx *c, const ir_module *m, const int64_t grid[3], cons
                        (long long)grid[i], INT32_MAX);
             return false;
         }
-    *c = (cpu_ctx){.m = m, .d = d, .func = func, .args = args, .nargs = nargs, .threads = 1};
+    *c = (cpu_ctx){.m = m, .d = d, .func = func, .args = args, .nargs = nargs, .threads = 1,
+                   .seg_len = -1};
     memcpy(c->grid, grid, sizeof c->grid);
     const char *generic = getenv("SWAGE_CPU_GENERIC");
     c->generic_only = generic && *generic && strcmp(generic, "0") != 0;
@@ -266,6 +284,7 @@ bool cpu_run_grid(cpu_ctx *c)
         for (int64_t y = 0; y < c->grid[1]; y++)
             for (int64_t x = 0; x < c->grid[0]; x++) {
                 c->pid[0] = x, c->pid[1] = y, c->pid[2] = z;
+                c->seg_len = -1; /* until the program's first sw.segment */
                 if (c->simt)
                     cpu_simt_begin_cta(c);
                 const ir_op *term;
@@ -285,7 +304,7 @@ bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *a
      * always freed. */
     jmp_buf *bail = d->bail;
     d->bail = NULL;
-    bool ok = cpu_prepare(&c) && cpu_run_grid(&c);
+    bool ok = cpu_prepare(&c) && cpu_segment_check_grid(&c) && cpu_run_grid(&c);
     d->bail = bail;
     cpu_release(&c);
     return ok;

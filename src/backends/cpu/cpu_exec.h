@@ -25,7 +25,18 @@ typedef struct cpu_arg {
 
 /* args are the func's block arguments in order. The module must be verified.
  * Returns false with d set (DIAG_ARGUMENT for arity/kind mismatches,
- * DIAG_RUNTIME for out-of-bounds accesses, DIAG_NOMEM). */
+ * DIAG_RUNTIME for out-of-bounds accesses, DIAG_NOMEM).
+ *
+ * A func with sw.segment_id is a segment program (docs/segments.md): the
+ * grid is (segments, 1, 1) and program s runs segment s. Each sw.segment
+ * reads offsets[sid] and offsets[sid+1] (bounds-checked like any load) and
+ * checks 0 <= start <= end <= the values buffer's length, a DIAG_RUNTIME
+ * error naming the segment and the offsets argument otherwise: this is the
+ * CPU's offsets check. Segment values have the segment's length (0
+ * included); reductions of an empty one give the identity; a
+ * sw.store_segment is bounds-checked as a whole before it writes, and an
+ * empty segment stores nothing. Memory for segment values grows with the
+ * longest segment run so far, never more. */
 bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
                      diag *d);
 

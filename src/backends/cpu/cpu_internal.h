@@ -16,6 +16,15 @@
  * exactly the one every use sees; programs, CTAs and loop iterations simply
  * overwrite the slots, so a launch of any size allocates nothing per
  * program.
+ *
+ * Segment programs (docs/segments.md) add two kinds of value. A view
+ * (!sw.segment<T>) is one cpu_segment in a fixed slot. A segment value
+ * (tensor<?xT>) is a run of `seg_len` lanes, the length of this program's
+ * segment, known only once the program's first sw.segment has run; such
+ * values live in a per-launch scratch (cpu_segment.c) that grows to the
+ * longest segment seen so far and is shared by values whose lifetimes do
+ * not overlap. Its slots move only when it grows, at an sw.segment, before
+ * the program has computed any segment value.
  */
 #ifndef SWAGE_CPU_INTERNAL_H
 #define SWAGE_CPU_INTERNAL_H
@@ -41,7 +50,20 @@ typedef struct cpu_buffer {
     int elsize;
 } cpu_buffer;
 
+/* A view of one segment (the slot of an !sw.segment<T> value): offsets
+ * [start, end) of segment `sid`, validated against the values buffer; its
+ * element i is element base + i of argument values_arg. */
+typedef struct cpu_segment {
+    int64_t start, end;
+    int64_t base;
+    int64_t sid;
+    int32_t values_arg, offsets_arg;
+} cpu_segment;
+
+#define CPU_SEGVAL_SLOT (SIZE_MAX - 1)
+
 typedef struct cpu_simt cpu_simt; /* simt_exec.c: shared memory and its race tracking */
+typedef struct cpu_seg_scratch cpu_seg_scratch; /* cpu_segment.c: segment value storage */
 
 typedef struct cpu_ctx {
     const ir_module *m;
@@ -50,7 +72,8 @@ typedef struct cpu_ctx {
     const cpu_arg *args;
     int nargs;
     cpu_buffer *bufs;     /* per argument */
-    size_t *offset;       /* per value: byte offset of its slot in the slab, SIZE_MAX if none */
+    size_t *offset;       /* per value: byte offset of its slot in the slab, SIZE_MAX if none,
+                             CPU_SEGVAL_SLOT for a segment value */
     void **slot;          /* per value id: its lanes; NULL outside the func */
     unsigned char *slab;  /* owns every slot */
     int64_t grid[3];
@@ -58,16 +81,24 @@ typedef struct cpu_ctx {
     int32_t threads;      /* 1 for the semantic executor, T (simt.num_threads) at SIMT level */
     cpu_simt *simt;       /* NULL for the semantic executor */
     bool generic_only;    /* SWAGE_CPU_GENERIC set: skip the per-dtype fast loops */
+    bool segment_program; /* the func has sw.segment_id: one program per segment */
+    int32_t seg_len;      /* lanes of every segment value in this program; -1 before its
+                             first sw.segment has run */
+    cpu_seg_scratch *seg; /* NULL when the func has no segment values */
 } cpu_ctx;
 
 static inline ir_scalar *cpu_vals(const cpu_ctx *c, ir_value v) { return (ir_scalar *)c->slot[v]; }
 static inline cpu_ptr *cpu_ptrs(const cpu_ctx *c, ir_value v) { return (cpu_ptr *)c->slot[v]; }
-/* Elements per program/thread: a tile's or vector's length, 1 otherwise. */
+/* Elements per program/thread: a tile's or vector's length, the segment's
+ * length for a segment value, 1 otherwise. */
 static inline int32_t cpu_slots(const cpu_ctx *c, ir_value v)
 {
     ir_type t = c->m->values[v].type;
-    return t.kind == TY_TILE || t.kind == TY_VEC ? t.len : 1;
+    if (t.kind == TY_TILE || t.kind == TY_VEC)
+        return t.len;
+    return t.kind == TY_SEGVAL ? c->seg_len : 1;
 }
+static inline bool cpu_is_segval(const cpu_ctx *c, ir_value v) { return c->m->values[v].type.kind == TY_SEGVAL; }
 /* Lanes in the value's slot: slots times threads (cpu_setup.c checked that
  * this fits an int32 for every value). */
 static inline int32_t cpu_len(const cpu_ctx *c, ir_value v) { return cpu_slots(c, v) * c->threads; }
@@ -121,6 +152,29 @@ bool cpu_init_launch(cpu_ctx *c, const ir_module *m, const int64_t grid[3], cons
 /* Runs the func body once per program (per CTA at SIMT level), program ids
  * row-major with axis 0 fastest. */
 bool cpu_run_grid(cpu_ctx *c);
+
+/* Reports an out-of-bounds access of argument p.arg at element p.off (the
+ * message names the program, or the segment in a segment program, and at
+ * SIMT level the thread holding `lane`); returns false. */
+bool cpu_out_of_bounds(cpu_ctx *c, const ir_op *op, cpu_ptr p, int32_t lane, int32_t slots);
+
+/* cpu_segment.c: segment programs (docs/segments.md). */
+bool cpu_is_segment_op(ir_op_kind kind);
+/* Setup checks of a segment op (operand kinds, dtypes, attributes). */
+bool cpu_segment_check_op(cpu_ctx *c, const ir_op *op);
+/* After every value has its slot: gives each segment value a scratch slot
+ * (values whose lifetimes overlap get different ones) and allocates the
+ * scratch. Frees with cpu_segment_release. */
+bool cpu_segment_prepare(cpu_ctx *c);
+void cpu_segment_release(cpu_ctx *c);
+/* A segment program runs on a grid of (segments, 1, 1). */
+bool cpu_segment_check_grid(cpu_ctx *c);
+/* Runs sw.segment_id, sw.segment, sw.segment_length, sw.load_segment,
+ * sw.store_segment, and sw.constant of a segment value. */
+bool cpu_segment_exec_op(cpu_ctx *c, const ir_op *op);
+/* An op that makes a segment value before the program knows its segment
+ * (an internal error: the verifier's dominance rules exclude it). */
+bool cpu_segment_unknown_length(cpu_ctx *c, const ir_op *op);
 
 /* simt_exec.c: the SIMT-only ops (docs/simt.md). */
 bool cpu_is_simt_op(ir_op_kind kind);

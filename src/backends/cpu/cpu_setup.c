@@ -3,7 +3,8 @@
  * launch-invariant values. Requires a verified module and re-checks every
  * property the interpreters read slots by (lengths, pointer-ness, the
  * attributes they dereference), so a malformed module is an internal error,
- * never a read past a slot. Guarantees one allocation per launch. */
+ * never a read past a slot. Guarantees one allocation per launch (plus
+ * the segment values' scratch, cpu_segment.c). */
 #include "cpu_internal.h"
 
 #include <stdio.h>
@@ -33,9 +34,14 @@ const char *cpu_param_name(const cpu_ctx *c, int index)
     return n ? n : "?";
 }
 
-/* Slot size in bytes, 16-byte aligned. */
+/* Slot size in bytes, 16-byte aligned (a segment value's slot is in the
+ * segment scratch, `seg_len` lanes). */
 static size_t slot_bytes(const cpu_ctx *c, ir_type t)
 {
+    if (t.kind == TY_SEGMENT)
+        return (sizeof(cpu_segment) + 15) & ~(size_t)15;
+    if (t.kind == TY_SEGVAL)
+        return c->seg_len > 0 ? (size_t)c->seg_len * sizeof(ir_scalar) : 0;
     size_t len = (t.kind == TY_TILE || t.kind == TY_VEC ? (size_t)t.len : 1) * (size_t)c->threads;
     size_t el = ir_type_is_ptrlike(t) ? sizeof(cpu_ptr) : sizeof(ir_scalar);
     return (len * el + 15) & ~(size_t)15;
@@ -43,7 +49,9 @@ static size_t slot_bytes(const cpu_ctx *c, ir_type t)
 
 void cpu_copy_value(cpu_ctx *c, ir_value dst, ir_value src)
 {
-    memcpy(c->slot[dst], c->slot[src], slot_bytes(c, c->m->values[dst].type));
+    size_t bytes = slot_bytes(c, c->m->values[dst].type);
+    if (bytes && dst != src)
+        memcpy(c->slot[dst], c->slot[src], bytes);
 }
 
 /* ---- slots and the checks memory safety depends on ------------------------ */
@@ -57,7 +65,15 @@ static bool assign_slot(cpu_ctx *c, ir_value v, size_t *total)
         return cpu_internal(c, NULL, "vector type in a semantic program (run it with cpu_simt_launch)");
     if (t.kind == TY_TILE && c->simt)
         return cpu_internal(c, NULL, "tensor type in a SIMT program");
-    if (t.kind != TY_SCALAR && t.kind != TY_PTR && t.kind != TY_TILE && t.kind != TY_VEC)
+    if ((t.kind == TY_SEGMENT || t.kind == TY_SEGVAL) && c->simt)
+        return cpu_internal(c, NULL, "segment type in a SIMT program");
+    if (t.kind == TY_SEGVAL) {
+        if (t.ptr_elem || t.dtype == DT_VOID || t.dtype >= DT_COUNT)
+            return cpu_internal(c, NULL, "a segment value holds numbers");
+        c->offset[v] = CPU_SEGVAL_SLOT; /* cpu_segment_prepare gives it a scratch slot */
+        return true;
+    }
+    if (t.kind != TY_SEGMENT && t.kind != TY_SCALAR && t.kind != TY_PTR && t.kind != TY_TILE && t.kind != TY_VEC)
         return cpu_internal(c, NULL, "value of no type");
     int64_t lanes = (int64_t)(t.kind == TY_TILE || t.kind == TY_VEC ? t.len : 1) * c->threads;
     size_t bytes = slot_bytes(c, t);
@@ -118,7 +134,22 @@ static bool int_attr(const ir_op *op, const char *name, int64_t lo, int64_t hi)
 static bool semantic_only(ir_op_kind kind)
 {
     return kind == IR_PROGRAM_ID || kind == IR_NUM_PROGRAMS || kind == IR_ARANGE ||
-           kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE;
+           kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || cpu_is_segment_op(kind);
+}
+
+/* Views (!sw.segment<T>) go only to the segment ops, or through control
+ * flow unchanged. */
+static bool check_views(cpu_ctx *c, const ir_op *op)
+{
+    if (cpu_is_segment_op(op->kind) || op->kind == IR_FOR || op->kind == IR_IF || op->kind == IR_YIELD)
+        return true;
+    for (int i = 0; i < op->noperands; i++)
+        if (c->m->values[op->operands[i]].type.kind == TY_SEGMENT)
+            return cpu_internal(c, op, "a segment view used by an op that does not take one");
+    for (int i = 0; i < op->nresults; i++)
+        if (c->m->values[op->results[i]].type.kind == TY_SEGMENT)
+            return cpu_internal(c, op, "a segment view made by an op that does not make one");
+    return true;
 }
 
 /* Operand and result element kinds (pointer or not) and lengths: the
@@ -131,6 +162,10 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
         return cpu_internal(c, op, "semantic op in a SIMT program");
     if (!c->simt && cpu_is_simt_op(op->kind))
         return cpu_internal(c, op, "SIMT op in a semantic program (run it with cpu_simt_launch)");
+    if (!check_views(c, op))
+        return false;
+    if (cpu_is_segment_op(op->kind))
+        return cpu_segment_check_op(c, op);
     switch (op->kind) {
     case IR_FOR:
         return check_for(c, op);
@@ -270,6 +305,8 @@ static void eval_invariants(cpu_ctx *c, const ir_block *b)
             continue;
         if (op->kind != IR_CONSTANT && op->kind != IR_ARANGE && op->kind != IR_NUM_PROGRAMS)
             continue;
+        if (cpu_is_segval(c, op->results[0]))
+            continue; /* its length is the program's segment's (cpu_segment.c) */
         ir_value r = op->results[0];
         ir_dtype dt = cpu_dtype(c, r);
         ir_scalar *o = cpu_vals(c, r);
@@ -385,8 +422,10 @@ bool cpu_prepare(cpu_ctx *c)
         return false;
     }
     for (int32_t v = 0; v < m->nvalues; v++)
-        if (c->offset[v] != SIZE_MAX)
+        if (c->offset[v] != SIZE_MAX && c->offset[v] != CPU_SEGVAL_SLOT)
             c->slot[v] = c->slab + c->offset[v];
+    if (!cpu_segment_prepare(c))
+        return false;
     for (int i = 0; i < c->nargs; i++)
         if (!bind_arg(c, i))
             return false;
@@ -396,6 +435,7 @@ bool cpu_prepare(cpu_ctx *c)
 
 void cpu_release(cpu_ctx *c)
 {
+    cpu_segment_release(c);
     free(c->offset);
     free(c->bufs);
     free(c->slot);

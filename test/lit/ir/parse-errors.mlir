@@ -27,7 +27,7 @@ func.func @k(%a: i32) {
 }
 
 // -----
-// CHECK: parse-errors.mlir:[[# @LINE + 1]]:18: error: unknown type 'i16' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, !sw.ptr<T> and tensor<NxT>)
+// CHECK: parse-errors.mlir:[[# @LINE + 1]]:18: error: unknown type 'i16' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, !sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)
 func.func @k(%a: i16) {
 }
 
@@ -42,8 +42,8 @@ func.func @k(%a: tensor<0xf32>) {
 }
 
 // -----
-// CHECK: parse-errors.mlir:[[# @LINE + 1]]:25: error: dynamic tensor dimensions are not supported
-func.func @k(%a: tensor<?xf32>) {
+// CHECK: parse-errors.mlir:[[# @LINE + 1]]:25: error: dynamic vector dimensions are not supported
+func.func @k(%a: vector<?xf32>) {
 }
 
 // -----
@@ -64,7 +64,7 @@ func.func @k(%a: i32) {
 }
 
 // -----
-// CHECK: parse-errors.mlir:[[# @LINE + 2]]:32: error: unknown type 'foo' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, !sw.ptr<T> and tensor<NxT>)
+// CHECK: parse-errors.mlir:[[# @LINE + 2]]:32: error: unknown type 'foo' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, !sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)
 func.func @k(%a: i32) {
   %0 = "sw.neg"(%a) : (i32) -> foo
 }

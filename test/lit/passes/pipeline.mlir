@@ -1,11 +1,12 @@
 // RUN: %swage-opt %s --passes=fold,cse,fold,dce | FileCheck %s
 // RUN: not %swage-opt %s --passes=fold,nope 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// The default pipeline (fold, cse, fold, dce) on a vector add written the
+// The default pipeline (fold, cse, fold, dce; then stages, which leaves grid
+// programs alone) on a vector add written the
 // way a naive irgen writes it: every access recomputes its offsets and mask,
 // and the block start is computed from constants. All loads and the store
 // stay; the recomputations merge; the constant arithmetic folds away.
 
-// UNKNOWN: unknown pass 'nope' (known: fold, dce, cse, lower-simt)
+// UNKNOWN: unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments)
 
 // CHECK-LABEL: func.func @add_kernel
 // CHECK-NEXT: %[[PID:[0-9]+]] = "sw.program_id"() {axis = 0 : i32}

@@ -26,7 +26,7 @@
 // ONE: // -----// IR Dump After cse //----- //
 // ONE-NOT: IR Dump After
 
-// BAD: unknown pass 'nope' (known: fold, dce, cse, lower-simt)
+// BAD: unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments)
 
 module {
   func.func @k(%o: !sw.ptr<i32>, %x: i32) {

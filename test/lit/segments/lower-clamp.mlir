@@ -1,0 +1,90 @@
+// RUN: %swage-opt %s --split-input-file --passes=lower-segments | FileCheck %s
+// The hidden parameters: one i64 element count per distinct buffer a
+// segment is read from or stored to, named after its parameter, in
+// parameter order; the segment's range is clamped to every one of them, so
+// no access leaves a buffer whatever the offsets hold (unsafe launches).
+
+// Two views of one buffer and a store back into it: one count. The scale
+// and the per-segment output are not segment buffers: no count.
+// CHECK-LABEL: func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f32>, %x__numel: i64) {
+// CHECK:         %[[S:[0-9]+]] = "sw.minimum"(%{{[0-9]+}}, %x__numel) : (i64, i64) -> i64
+// CHECK-NEXT:    %[[E:[0-9]+]] = "sw.minimum"(%{{[0-9]+}}, %x__numel) : (i64, i64) -> i64
+// CHECK-NEXT:    %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0 : i64} : () -> i64
+// CHECK-NEXT:    %[[START:[0-9]+]] = "sw.maximum"(%[[S]], %[[ZERO]]) : (i64, i64) -> i64
+// CHECK-NEXT:    %{{[0-9]+}} = "sw.maximum"(%[[E]], %[[START]]) : (i64, i64) -> i64
+// CHECK-NOT:     "sw.minimum"
+// One loop: the scalar load needs no reduction, so it is read before it.
+// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK:         "sw.for"
+// CHECK:           "sw.store"
+// CHECK:         "func.return"
+func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f32>) {
+  %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  %a = "sw.segment"(%x, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
+  %b = "sw.segment"(%x, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
+  %sp = "sw.addptr"(%scale, %sid) : (!sw.ptr<f32>, i32) -> !sw.ptr<f32>
+  %s = "sw.load"(%sp) : (!sw.ptr<f32>) -> f32
+  %ss = "sw.splat"(%s) : (f32) -> tensor<?xf32>
+  %xa = "sw.load_segment"(%a) : (!sw.segment<f32>) -> tensor<?xf32>
+  %y = "sw.mul"(%xa, %ss) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  "sw.store_segment"(%x, %b, %y) : (!sw.ptr<f32>, !sw.segment<f32>, tensor<?xf32>) -> ()
+  "func.return"() : () -> ()
+}
+
+// -----
+// Three buffers in parameter order (the store target comes first), each
+// clamping both ends.
+// CHECK-LABEL: func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>, %out__numel: i64, %a__numel: i64, %b__numel: i64) {
+// CHECK:         "sw.minimum"(%{{[0-9]+}}, %out__numel)
+// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %out__numel)
+// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %a__numel)
+// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %a__numel)
+// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %b__numel)
+// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %b__numel)
+// CHECK-NEXT:    "sw.constant"() {value = 0 : i64} : () -> i64
+// CHECK-NEXT:    %[[START:[0-9]+]] = "sw.maximum"
+// CHECK-NEXT:    %[[END:[0-9]+]] = "sw.maximum"
+// CHECK-NEXT:    "sw.constant"() {value = -4 : i64} : () -> i64
+// CHECK-NEXT:    %[[FIRST:[0-9]+]] = "sw.and"(%[[START]], %{{[0-9]+}}) : (i64, i64) -> i64
+// CHECK:         "sw.for"(%[[FIRST]], %[[END]],
+// f16 results round on the store: the cast stays in the loop.
+// CHECK:           %[[H:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (tensor<1024xf32>) -> tensor<1024xf16>
+// CHECK:           "sw.store"(%{{[0-9]+}}, %[[H]], %{{[0-9]+}}) : (tensor<1024x!sw.ptr<f16>>, tensor<1024xf16>, tensor<1024xi1>) -> ()
+func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>) {
+  %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  %sa = "sw.segment"(%a, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i32>, i32) -> !sw.segment<f32>
+  %sb = "sw.segment"(%b, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i32>, i32) -> !sw.segment<f32>
+  %xa = "sw.load_segment"(%sa) : (!sw.segment<f32>) -> tensor<?xf32>
+  %xb = "sw.load_segment"(%sb) : (!sw.segment<f32>) -> tensor<?xf32>
+  %y = "sw.add"(%xa, %xb) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %h = "sw.cast"(%y) : (tensor<?xf32>) -> tensor<?xf16>
+  "sw.store_segment"(%out, %sa, %h) : (!sw.ptr<f16>, !sw.segment<f32>, tensor<?xf16>) -> ()
+  "func.return"() : () -> ()
+}
+
+// -----
+// Memory effects keep their program order: a scalar store that waits for
+// the sum delays the later segment store to a second loop, and a scalar
+// load after that store waits for it too.
+// CHECK-LABEL: func.func @ordered(
+// CHECK:         %[[ACC:[0-9]+]] = "sw.for"
+// CHECK:         %[[SUM:[0-9]+]] = "sw.reduce"(%[[ACC]]) {kind = "sum"}
+// CHECK-NEXT:    "sw.store"(%{{[0-9]+}}, %[[SUM]]) : (!sw.ptr<f32>, f32) -> ()
+// CHECK:         "sw.for"
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>) -> ()
+// CHECK:         }) : (i64, i64, i64) -> ()
+// CHECK-NEXT:    %[[L:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK-NEXT:    "sw.store"(%{{[0-9]+}}, %[[L]]) : (!sw.ptr<f32>, f32) -> ()
+// CHECK-NEXT:    "func.return"
+func.func @ordered(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %totals: !sw.ptr<f32>, %y: !sw.ptr<f32>) {
+  %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  %seg = "sw.segment"(%x, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
+  %v = "sw.load_segment"(%seg) : (!sw.segment<f32>) -> tensor<?xf32>
+  %t = "sw.reduce"(%v) {kind = "sum"} : (tensor<?xf32>) -> f32
+  %tp = "sw.addptr"(%totals, %sid) : (!sw.ptr<f32>, i32) -> !sw.ptr<f32>
+  "sw.store"(%tp, %t) : (!sw.ptr<f32>, f32) -> ()
+  "sw.store_segment"(%y, %seg, %v) : (!sw.ptr<f32>, !sw.segment<f32>, tensor<?xf32>) -> ()
+  %first = "sw.load"(%tp) : (!sw.ptr<f32>) -> f32
+  "sw.store"(%tp, %first) : (!sw.ptr<f32>, f32) -> ()
+  "func.return"() : () -> ()
+}

@@ -1,0 +1,150 @@
+/* fake_libcuda.c - a stand-in for libcuda.so.1 (loaded through
+ * $SWAGE_LIBCUDA) for testing and timing Swage's launch path on machines
+ * without a GPU: every entry point Swage resolves succeeds at once, two
+ * devices of compute capability 9.0, per-thread current contexts, and a
+ * record of what was asked (fake_state below, read through ctypes).
+ * cuLaunchKernel does nothing but count and record; fake_state.launch_result
+ * makes it fail with a chosen CUresult.
+ *
+ *   cc -O2 -shared -fPIC -o libfakecuda.so test/python/fake_libcuda.c
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef int CUresult;
+
+enum { FAKE_DEVICES = 2, FAKE_RECORDED_PARAMS = 16 };
+
+struct fake_state {
+    /* calls, by entry point */
+    long launches, pushes, pops, get_currents, module_loads, attribute_queries;
+    /* the last cuLaunchKernel */
+    unsigned grid[3], block[3], smem;
+    uint64_t stream;
+    uint64_t context; /* the calling thread's current context during it */
+    int nparams_recorded; /* set by the caller: how many parameters to copy */
+    uint64_t params[FAKE_RECORDED_PARAMS]; /* the first 8 bytes at each params[i] */
+    CUresult launch_result; /* what cuLaunchKernel returns (0: success) */
+};
+struct fake_state fake_state;
+
+static char contexts[FAKE_DEVICES];
+static char module_object, function_object;
+static __thread void *current;
+static __thread void *stack[64];
+static __thread int depth;
+
+CUresult cuInit(unsigned flags) { (void)flags; return 0; }
+CUresult cuDeviceGetCount(int *count) { *count = FAKE_DEVICES; return 0; }
+CUresult cuDeviceGet(int *device, int ordinal) { *device = ordinal; return 0; }
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device)
+{
+    (void)device;
+    fake_state.attribute_queries++;
+    switch (attribute) {
+    case 1: *value = 1024; break;        /* max threads per block */
+    case 5: *value = 2147483647; break;  /* max grid x */
+    case 6: case 7: *value = 65535; break;
+    case 75: *value = 9; break;          /* compute capability */
+    case 76: *value = 0; break;
+    case 97: *value = 232448; break;     /* opt-in shared memory */
+    default: *value = 0; break;
+    }
+    return 0;
+}
+
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int device)
+{
+    if (device < 0 || device >= FAKE_DEVICES)
+        return 101; /* CUDA_ERROR_INVALID_DEVICE */
+    *ctx = &contexts[device];
+    return 0;
+}
+
+CUresult cuCtxPushCurrent_v2(void *ctx)
+{
+    fake_state.pushes++;
+    if (depth == 64)
+        return 1;
+    stack[depth++] = current;
+    current = ctx;
+    return 0;
+}
+
+CUresult cuCtxPopCurrent_v2(void **ctx)
+{
+    fake_state.pops++;
+    if (ctx)
+        *ctx = current;
+    current = depth ? stack[--depth] : NULL;
+    return 0;
+}
+
+CUresult cuCtxGetCurrent(void **ctx) { fake_state.get_currents++; *ctx = current; return 0; }
+CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return 0; }
+CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuStreamSynchronize(void *stream) { (void)stream; return 0; }
+
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values)
+{
+    (void)image, (void)n, (void)options, (void)values;
+    fake_state.module_loads++;
+    *module = &module_object;
+    return 0;
+}
+
+CUresult cuModuleUnload(void *module) { (void)module; return 0; }
+
+CUresult cuModuleGetFunction(void **function, void *module, const char *name)
+{
+    (void)module, (void)name;
+    *function = &function_object;
+    return 0;
+}
+
+CUresult cuFuncSetAttribute(void *f, int attribute, int value) { (void)f, (void)attribute, (void)value; return 0; }
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned smem, void *stream, void **params, void **extra)
+{
+    (void)f, (void)extra;
+    fake_state.launches++;
+    if (fake_state.launch_result)
+        return fake_state.launch_result;
+    fake_state.grid[0] = gx, fake_state.grid[1] = gy, fake_state.grid[2] = gz;
+    fake_state.block[0] = bx, fake_state.block[1] = by, fake_state.block[2] = bz;
+    fake_state.smem = smem;
+    fake_state.stream = (uint64_t)(uintptr_t)stream;
+    fake_state.context = (uint64_t)(uintptr_t)current;
+    for (int i = 0; i < fake_state.nparams_recorded && i < FAKE_RECORDED_PARAMS && params; i++)
+        memcpy(&fake_state.params[i], params[i], 8);
+    return 0;
+}
+
+CUresult cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) { (void)bytes; *ptr = 0x100000; return 0; }
+CUresult cuMemFree_v2(unsigned long long ptr) { (void)ptr; return 0; }
+CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) { (void)dst, (void)src, (void)n; return 0; }
+CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n) { (void)dst, (void)src, (void)n; return 0; }
+
+CUresult cuGetErrorName(CUresult r, const char **name)
+{
+    *name = r == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS" : r == 1 ? "CUDA_ERROR_INVALID_VALUE"
+                                                              : "CUDA_ERROR_UNKNOWN";
+    return 0;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **text)
+{
+    (void)r;
+    *text = "an error the fake driver was told to return";
+    return 0;
+}
+
+CUresult cuPointerGetAttribute(void *data, int attribute, unsigned long long ptr)
+{
+    (void)attribute, (void)ptr;
+    *(int *)data = 0;
+    return 0;
+}

@@ -1,0 +1,311 @@
+"""The first GPU schedule of segment programs, one CTA per segment
+(lower-segments, docs/segments.md "Schedules"), run on the CPU SIMT
+executor (executor="simt": the per-thread program the GPU runs, with its
+hidden buffer lengths) against the semantic executor (the oracle) on the
+same random ragged inputs: empty segments, segments of one element, around
+one tile (1023..1025) and several tiles long, offsets that start anywhere
+(not on a 4-element boundary), int32 and int64 offsets, float32, float16
+and bfloat16 values (bfloat16 where ml_dtypes provides it), for every
+example kernel: sum, max, mean, softmax, log-softmax, L2-normalise and the
+two-input weighted sum. Both must match the float64 reference within
+segment_cases.py's tolerances and each other within twice that (maxima
+exactly), and leave the same elements untouched.
+
+Also the launch rules of segment programs: the grid comes from the offsets
+(a given grid is a TypeError), offsets must be a 1-D int32/int64 array of
+at least one element, a launch with no segments does nothing, and with
+unsafe=True bad offsets are clamped to the buffers -- the SIMT executor
+checks every access, so a clean run shows that the schedule never leaves a
+buffer.
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import swage as sw
+import swage.language as sl
+import segment_cases as sc
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES_DIR = os.path.join(REPO, "examples")
+if EXAMPLES_DIR not in sys.path:
+    sys.path.insert(0, EXAMPLES_DIR)
+
+from segment_examples import EXAMPLES  # noqa: E402
+
+DTYPES = ["float32", "float16", "bfloat16"]
+
+
+def schedule_lengths(rng):
+    """Lengths the schedule cares about: empty, one element, short, one tile
+    give or take one (1024 is the tile), several tiles; in random order."""
+    pool = [0, 0, 1, 3, 4, 5, 31, 1023, 1024, 1025, 2047, 3000,
+            int(rng.integers(0, 300)), int(rng.integers(1025, 4500))]
+    count = int(rng.integers(4, 14))
+    return rng.choice(pool, count).astype(np.int64)
+
+
+def run(example, inputs, **options):
+    output = sc.new_output(example, inputs)
+    EXAMPLES[example].launch(inputs, output, **options)
+    return output
+
+
+def assert_executors_agree(example, inputs, seed, what):
+    expected_scale = sc.reference(example, inputs)
+    oracle = run(example, inputs)
+    simt = run(example, inputs, executor="simt")
+    sc.check(example, oracle, inputs, what + ", semantic", seed, expected_scale)
+    sc.check(example, simt, inputs, what + ", simt", seed, expected_scale)
+    a = oracle.astype(np.float64)
+    b = simt.astype(np.float64)
+    assert np.array_equal(np.isnan(a), np.isnan(b)), "%s: %s: NaN patterns differ" % (
+        example, what)
+    if example == "segmented_max":
+        np.testing.assert_array_equal(b, a, "%s: maxima differ" % what)
+        return
+    expected, scale = expected_scale
+    lengths = sc.result_lengths(example, inputs)
+    dtype = sc.dtype_name(oracle)
+    bound = 2 * (sc.compute_rtol(example, lengths) * np.asarray(scale, dtype=np.float64)
+                 + sc.ULP[dtype] * np.abs(np.nan_to_num(a)) + sc.ATOL[dtype])
+    both = ~np.isnan(a)
+    bad = both & ~(np.abs(np.where(both, a - b, 0)) <= np.where(both, bound, 0))
+    assert not bad.any(), sc.describe(example, simt, a, scale, bad,
+                                      what + ": simt against the oracle", seed)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("offsets_dtype", ["int32", "int64"])
+@pytest.mark.parametrize("example", sc.EXAMPLE_NAMES)
+def test_schedule_matches_the_oracle(example, offsets_dtype, dtype, rng):
+    if sc.numpy_dtype(dtype) is None:
+        pytest.skip("bfloat16 NumPy arrays need ml_dtypes")
+    for trial in range(2):
+        lengths = schedule_lengths(rng)
+        before, after = int(rng.integers(0, 7)), int(rng.integers(0, 7))
+        inputs = sc.make_inputs(example, lengths, rng, dtype, offsets_dtype, before, after)
+        assert_executors_agree(example, inputs, rng.seed, "trial %d, lengths %s, pads %d/%d"
+                               % (trial, lengths.tolist(), before, after))
+
+
+@pytest.mark.parametrize("example", sc.EXAMPLE_NAMES)
+def test_schedule_on_random_small_cases(example, rng):
+    for trial in range(3):
+        lengths = sc.random_small_lengths(rng)
+        inputs = sc.make_inputs(example, lengths, rng, "float32", "int64",
+                                int(rng.integers(0, 5)), int(rng.integers(0, 5)))
+        assert_executors_agree(example, inputs, rng.seed, "random case %d" % trial)
+
+
+# ---- launches -------------------------------------------------------------------------------
+
+@sw.jit
+def segment_sum(values_ptr, offsets_ptr, out_ptr):
+    sid = sl.segment_id(0)
+    segment = sl.segment(values_ptr, offsets_ptr, sid)
+    sl.store(out_ptr + sid, sl.sum(sl.load_segment(segment)))
+
+
+@sw.jit
+def segment_copy(values_ptr, offsets_ptr, out_ptr):
+    sid = sl.segment_id(0)
+    segment = sl.segment(values_ptr, offsets_ptr, sid)
+    sl.store_segment(out_ptr, segment, sl.load_segment(segment) * 2.0)
+
+
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_a_grid_is_refused(executor):
+    values = np.ones(4, dtype=np.float32)
+    out = np.zeros(2, dtype=np.float32)
+    offsets = np.array([0, 1, 4], dtype=np.int32)
+    with pytest.raises(TypeError, match="derive their grid from the offsets; leave grid out"):
+        segment_sum.launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                      "out_ptr": out}, grid=(2,), executor=executor)
+
+
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_the_grid_comes_from_the_offsets(executor):
+    values = np.arange(10, dtype=np.float32)
+    offsets = np.array([0, 3, 3, 10], dtype=np.int64)
+    out = np.full(3, -1.0, dtype=np.float32)
+    segment_sum.launch(arguments={"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out},
+                       executor=executor)
+    np.testing.assert_array_equal(out, [3.0, 0.0, 42.0])
+
+
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_no_segments_is_a_launch_that_does_nothing(executor):
+    out = np.full(3, -1.0, dtype=np.float32)
+    for offsets in (np.array([0], dtype=np.int32), np.array([5], dtype=np.int64)):
+        segment_sum.launch(arguments={"values_ptr": np.zeros(0, dtype=np.float32),
+                                      "offsets_ptr": offsets, "out_ptr": out},
+                           executor=executor)
+    np.testing.assert_array_equal(out, [-1.0, -1.0, -1.0])
+
+
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_offsets_shape_and_size(executor):
+    values = np.ones(4, dtype=np.float32)
+    out = np.zeros(2, dtype=np.float32)
+    with pytest.raises(ValueError, match="offsets_ptr"):
+        segment_sum.launch(arguments={"values_ptr": values, "offsets_ptr": np.zeros(0, np.int32),
+                                      "out_ptr": out}, executor=executor)
+    with pytest.raises(ValueError, match="offsets_ptr"):
+        segment_sum.launch(arguments={"values_ptr": values,
+                                      "offsets_ptr": np.zeros((2, 2), np.int32),
+                                      "out_ptr": out}, executor=executor)
+    with pytest.raises((TypeError, sw.CompileError), match="offsets"):
+        segment_sum.launch(arguments={"values_ptr": values,
+                                      "offsets_ptr": np.zeros(3, np.float32),
+                                      "out_ptr": out}, executor=executor)
+
+
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_bad_offsets_name_the_argument_and_the_segment(executor):
+    values = np.ones(10, dtype=np.float32)
+    out = np.zeros(3, dtype=np.float32)
+    cases = {
+        "segment 1": [0, 5, 3, 10],    # decreasing between segments 1 and 2
+        "negative": [-2, 3, 10, 10],
+        "past the end": [0, 4, 11, 11],
+    }
+    for words, offsets in cases.items():
+        with pytest.raises(ValueError) as excinfo:
+            segment_sum.launch(arguments={"values_ptr": values,
+                                          "offsets_ptr": np.array(offsets, np.int64),
+                                          "out_ptr": out}, executor=executor)
+        message = str(excinfo.value)
+        assert "offsets" in message, message
+        if executor == "simt":
+            assert "offsets_ptr" in message and words in message, message
+
+
+def _clamped(offsets, length):
+    """The segments the schedule runs: each clamped to [0, length]."""
+    out = []
+    for start, end in zip(offsets[:-1], offsets[1:]):
+        start = min(max(start, 0), length)
+        end = min(max(end, start), length)
+        out.append((start, end))
+    return out
+
+
+def test_unsafe_bad_offsets_are_clamped_to_the_buffers(rng):
+    """No access outside the buffers (the SIMT executor checks each one) and
+    every segment cut to what the buffers hold, stores included: the
+    output is a view of a larger array whose tail keeps its canary."""
+    n = 3000
+    values = rng.standard_normal(n).astype(np.float32)
+    offsets = [-5, 100, 40, 2999, 5000, 1 << 40, 10, 2100, -(1 << 40)]
+    sums = np.full(len(offsets) - 1, -1.0, dtype=np.float32)
+    segment_sum.launch(arguments={"values_ptr": values,
+                                  "offsets_ptr": np.array(offsets, np.int64), "out_ptr": sums},
+                       executor="simt", unsafe=True)
+    expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
+    np.testing.assert_allclose(sums, expected, rtol=1e-5, atol=1e-3)
+
+    backing = np.full(n + 64, 123.0, dtype=np.float32)
+    short = backing[:1500]
+    segment_copy.launch(arguments={"values_ptr": values,
+                                   "offsets_ptr": np.array([0, 1000, 2000], np.int32),
+                                   "out_ptr": short}, executor="simt", unsafe=True)
+    np.testing.assert_array_equal(short[:1500], values[:1500] * 2)
+    np.testing.assert_array_equal(backing[1500:], 123.0)
+
+
+# ---- the CUDA launch path, through the C library, against a fake driver -------------------
+
+FAKE_DRIVER_CHILD = r'''
+import ctypes, os, sys
+import pytest
+from swage import _native
+import test_segment_schedule as t
+
+class State(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_long) for f in ("launches", "pushes", "pops", "get_currents",
+                                             "module_loads", "attribute_queries")] + [
+        ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+        ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
+        ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
+        ("launch_result", ctypes.c_int)]
+
+driver = ctypes.CDLL(os.environ["SWAGE_LIBCUDA"])
+state = State.in_dll(driver, "fake_state")
+_native.pointer_device = lambda address: 0   # the fake driver has no pointer attributes
+assert _native.cuda_unavailable_reason() is None
+
+class Device:
+    """A __cuda_array_interface__ array (no PyTorch): offsets are read through the driver."""
+    def __init__(self, address, n, typestr):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
+                                         "data": (address, False), "strides": None,
+                                         "stream": None}
+
+def params(count):
+    return [state.params[i] for i in range(count)]
+
+# One hidden count (values_ptr's 3000 elements) after the three pointers; the
+# grid is the offsets' 8 elements - 1. The fake driver's copy leaves zeros:
+# valid offsets, so the default check passes.
+state.nparams_recorded = 4
+args = {"values_ptr": Device(0x10000, 3000, "<f4"), "offsets_ptr": Device(0x20000, 8, "<i8"),
+        "out_ptr": Device(0x30000, 7, "<f4")}
+t.segment_sum.launch(arguments=args)
+assert list(state.grid) == [7, 1, 1], list(state.grid)
+assert params(4) == [0x10000, 0x20000, 0x30000, 3000], [hex(p) for p in params(4)]
+launches = state.launches
+t.segment_sum.launch(arguments=args, unsafe=True)
+assert state.launches == launches + 1
+
+# Two counts, in parameter order: the values read and the buffer stored to.
+state.nparams_recorded = 5
+t.segment_copy.launch(arguments={"values_ptr": Device(0x10000, 3000, "<f4"),
+                                 "offsets_ptr": Device(0x20000, 4, "<i4"),
+                                 "out_ptr": Device(0x30000, 2000, "<f4")}, unsafe=True)
+assert list(state.grid) == [3, 1, 1]
+assert params(5) == [0x10000, 0x20000, 0x30000, 3000, 2000], [hex(p) for p in params(5)]
+
+# No segments: no launch. A grid: refused.
+launches = state.launches
+t.segment_sum.launch(arguments=dict(args, offsets_ptr=Device(0x20000, 1, "<i8")))
+assert state.launches == launches
+with pytest.raises(TypeError, match="leave grid out"):
+    t.segment_sum.launch(arguments=args, grid=(7,))
+
+# The C API refuses a grid past the offsets' segments, and other axes than 1.
+kernel = t.segment_sum._compile("values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32", "")
+arg = lambda address, n: _native.Arg(_native.ARG_BUFFER, address, n, 0, 0.0)
+c_args = [arg(0x10000, 3000), arg(0x20000, 8), arg(0x30000, 7)]
+with pytest.raises(ValueError, match="asks for 8 programs and the offsets 'offsets_ptr' "
+                                     r"\(8 elements\) delimit 7 segments"):
+    _native.launch_cuda(kernel, 0, 0, [8, 1, 1], c_args)
+with pytest.raises(ValueError, match=r"grid of \(segments, 1, 1\), got \(7, 2, 1\)"):
+    _native.launch_cuda(kernel, 0, 0, [7, 2, 1], c_args)
+assert state.launches == launches
+print("fake driver segment checks passed")
+'''
+
+
+def test_cuda_launch_path_against_a_fake_driver(tmp_path):
+    """swageKernelLaunchCuda with a segment program: the grid from the
+    offsets, the hidden element counts after the arguments, the offsets of
+    a __cuda_array_interface__ array read through the driver, the C API's
+    grid checks (test/python/fake_libcuda.c stands in for the driver)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    driver = str(tmp_path / "libfakecuda.so")
+    try:
+        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
+                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        pytest.skip("cannot build the fake CUDA driver: %s" % e)
+    env = dict(os.environ, SWAGE_LIBCUDA=driver,
+               PYTHONPATH=os.pathsep.join([here] + sys.path))
+    child = subprocess.run([sys.executable, "-c", FAKE_DRIVER_CHILD], env=env, cwd=here,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "fake driver segment checks passed" in child.stdout

@@ -1,0 +1,500 @@
+/* test_lower_segments.c - unit tests of lower-segments (one CTA per
+ * segment): segment programs written as MLIR text run on the semantic
+ * executor (the oracle) and, lowered by lower-segments and lower-simt, on
+ * the CPU SIMT executor with the hidden element counts appended; results
+ * must agree (exactly for integers, within float rounding otherwise) on
+ * random ragged data with empty segments and segments longer than a tile.
+ * Offsets that the default check would reject (negative, decreasing, past
+ * the end) must run without a single out-of-bounds access and give the
+ * clamped segments. Requires libswage; prints "N passed, N failed" last and
+ * exits nonzero on any failure. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "backends/cpu/cpu_exec.h"
+#include "ir/scalar.h"
+#include "passes/lower_segments.h"
+#include "passes/passes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if ((cond) ? (passed++, false) : (failed++, true))                                \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__), printf(__VA_ARGS__), printf("\n"); \
+    } while (0)
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+static uint64_t rng(void) /* xorshift64* */
+{
+    rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ULL;
+}
+static double rand_unit(void) { return (double)(rng() >> 11) * 0x1p-53; }
+
+static cpu_arg buf(void *data, int64_t n) { return (cpu_arg){.kind = CPU_ARG_BUFFER, .data = data, .nelems = n}; }
+
+/* ---- kernels (the IR the frontend makes for docs/segments.md's examples) ------- */
+
+#define HEAD(name, params) "func.func @" name "(" params ") {\n" \
+    "  %sid = \"sw.segment_id\"() {axis = 0 : i32} : () -> i32\n"
+#define VIEW(v, ptr, t, ot) "  %" v " = \"sw.segment\"(%" ptr ", %offsets, %sid) : (!sw.ptr<" t ">, !sw.ptr<" ot ">, i32) -> !sw.segment<" t ">\n"
+#define LOAD(x, v, t) "  %" x " = \"sw.load_segment\"(%" v ") : (!sw.segment<" t ">) -> tensor<?x" t ">\n"
+#define RED(r, kind, x, t) "  %" r " = \"sw.reduce\"(%" x ") {kind = \"" kind "\"} : (tensor<?x" t ">) -> " t "\n"
+#define SPLAT(s, x, t) "  %" s " = \"sw.splat\"(%" x ") : (" t ") -> tensor<?x" t ">\n"
+#define BIN(r, op, a, b) "  %" r " = \"sw." op "\"(%" a ", %" b ") : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>\n"
+#define UN(r, op, a) "  %" r " = \"sw." op "\"(%" a ") : (tensor<?xf32>) -> tensor<?xf32>\n"
+#define STORE_SCALAR(ptr, x, t) "  %p_" x " = \"sw.addptr\"(%" ptr ", %sid) : (!sw.ptr<" t ">, i32) -> !sw.ptr<" t ">\n" \
+    "  \"sw.store\"(%p_" x ", %" x ") : (!sw.ptr<" t ">, " t ") -> ()\n"
+#define STORE_SEG(ptr, v, x, t) "  \"sw.store_segment\"(%" ptr ", %" v ", %" x ") : (!sw.ptr<" t ">, !sw.segment<f32>, tensor<?x" t ">) -> ()\n"
+#define TAIL "  \"func.return\"() : () -> ()\n}\n"
+
+#define REDUCE_KERNEL(name, kind, t, ot) \
+    HEAD(name, "%values: !sw.ptr<" t ">, %offsets: !sw.ptr<" ot ">, %out: !sw.ptr<" t ">") \
+    VIEW("seg", "values", t, ot) LOAD("x", "seg", t) RED("r", kind, "x", t) STORE_SCALAR("out", "r", t) TAIL
+
+static const char sum_f32[] = REDUCE_KERNEL("sum", "sum", "f32", "i64");
+static const char max_f32[] = REDUCE_KERNEL("max", "max", "f32", "i32");
+static const char min_f32[] = REDUCE_KERNEL("min", "min", "f32", "i64");
+static const char prod_f32[] = REDUCE_KERNEL("prod", "prod", "f32", "i32");
+static const char sum_i32[] = REDUCE_KERNEL("sum_i32", "sum", "i32", "i32");
+static const char max_i32[] = REDUCE_KERNEL("max_i32", "max", "i32", "i64");
+static const char sum_i8[] = REDUCE_KERNEL("sum_i8", "sum", "i8", "i64");
+
+static const char mean_f32[] =
+    HEAD("mean", "%values: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %out: !sw.ptr<f32>")
+    VIEW("seg", "values", "f32", "i64") LOAD("x", "seg", "f32") RED("t", "sum", "x", "f32")
+    "  %n = \"sw.segment_length\"(%seg) : (!sw.segment<f32>) -> i64\n"
+    "  %nf = \"sw.cast\"(%n) : (i64) -> f32\n"
+    "  %mean = \"sw.div\"(%t, %nf) : (f32, f32) -> f32\n"
+    STORE_SCALAR("out", "mean", "f32") TAIL;
+
+static const char softmax_f32[] =
+    HEAD("softmax", "%values: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %out: !sw.ptr<f32>")
+    VIEW("seg", "values", "f32", "i32") LOAD("x", "seg", "f32") RED("m", "max", "x", "f32")
+    SPLAT("ms", "m", "f32") BIN("d", "sub", "x", "ms") UN("e", "exp", "d")
+    RED("s", "sum", "e", "f32") SPLAT("ss", "s", "f32") BIN("q", "div", "e", "ss")
+    STORE_SEG("out", "seg", "q", "f32") TAIL;
+
+static const char log_softmax_f32[] =
+    HEAD("log_softmax", "%values: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %out: !sw.ptr<f32>")
+    VIEW("seg", "values", "f32", "i64") LOAD("x", "seg", "f32") RED("m", "max", "x", "f32")
+    SPLAT("ms", "m", "f32") BIN("d", "sub", "x", "ms") UN("e", "exp", "d")
+    RED("s", "sum", "e", "f32")
+    "  %l = \"sw.log\"(%s) : (f32) -> f32\n"
+    SPLAT("ls", "l", "f32") BIN("q", "sub", "d", "ls")
+    STORE_SEG("out", "seg", "q", "f32") TAIL;
+
+static const char l2_normalise_f32[] =
+    HEAD("l2", "%values: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %out: !sw.ptr<f32>")
+    VIEW("seg", "values", "f32", "i64") LOAD("x", "seg", "f32") BIN("xx", "mul", "x", "x")
+    RED("s", "sum", "xx", "f32")
+    "  %norm = \"sw.sqrt\"(%s) : (f32) -> f32\n"
+    "  %eps = \"sw.constant\"() {value = 1.0e-12 : f32} : () -> f32\n"
+    "  %den = \"sw.maximum\"(%norm, %eps) : (f32, f32) -> f32\n"
+    SPLAT("dens", "den", "f32") BIN("q", "div", "x", "dens")
+    STORE_SEG("out", "seg", "q", "f32") TAIL;
+
+/* Two views zipped on one offsets, a per-segment scalar load, a scalar store. */
+static const char weighted_sum_f32[] =
+    HEAD("weighted", "%values: !sw.ptr<f32>, %weights: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, "
+                     "%scale: !sw.ptr<f32>, %out: !sw.ptr<f32>")
+    VIEW("sv", "values", "f32", "i64") VIEW("sw", "weights", "f32", "i64")
+    LOAD("x", "sv", "f32") LOAD("w", "sw", "f32") BIN("xw", "mul", "x", "w")
+    RED("t", "sum", "xw", "f32")
+    "  %sp = \"sw.addptr\"(%scale, %sid) : (!sw.ptr<f32>, i32) -> !sw.ptr<f32>\n"
+    "  %s = \"sw.load\"(%sp) : (!sw.ptr<f32>) -> f32\n"
+    "  %ts = \"sw.mul\"(%t, %s) : (f32, f32) -> f32\n"
+    STORE_SCALAR("out", "ts", "f32") TAIL;
+
+/* f16 data computed in f32: softmax with casts after the load and before the store. */
+static const char softmax_f16[] =
+    HEAD("softmax16", "%values: !sw.ptr<f16>, %offsets: !sw.ptr<i64>, %out: !sw.ptr<f16>")
+    VIEW("seg", "values", "f16", "i64") LOAD("x16", "seg", "f16")
+    "  %x = \"sw.cast\"(%x16) : (tensor<?xf16>) -> tensor<?xf32>\n"
+    RED("m", "max", "x", "f32") SPLAT("ms", "m", "f32") BIN("d", "sub", "x", "ms") UN("e", "exp", "d")
+    RED("s", "sum", "e", "f32") SPLAT("ss", "s", "f32") BIN("q", "div", "e", "ss")
+    "  %q16 = \"sw.cast\"(%q) : (tensor<?xf32>) -> tensor<?xf16>\n"
+    "  \"sw.store_segment\"(%out, %seg, %q16) : (!sw.ptr<f16>, !sw.segment<f16>, tensor<?xf16>) -> ()\n"
+    TAIL;
+
+/* The same in bfloat16, over i32 offsets. */
+static const char softmax_bf16[] =
+    HEAD("softmax_bf16", "%values: !sw.ptr<bf16>, %offsets: !sw.ptr<i32>, %out: !sw.ptr<bf16>")
+    VIEW("seg", "values", "bf16", "i32") LOAD("x16", "seg", "bf16")
+    "  %x = \"sw.cast\"(%x16) : (tensor<?xbf16>) -> tensor<?xf32>\n"
+    RED("m", "max", "x", "f32") SPLAT("ms", "m", "f32") BIN("d", "sub", "x", "ms") UN("e", "exp", "d")
+    RED("s", "sum", "e", "f32") SPLAT("ss", "s", "f32") BIN("q", "div", "e", "ss")
+    "  %q16 = \"sw.cast\"(%q) : (tensor<?xf32>) -> tensor<?xbf16>\n"
+    "  \"sw.store_segment\"(%out, %seg, %q16) : (!sw.ptr<bf16>, !sw.segment<bf16>, tensor<?xbf16>) -> ()\n"
+    TAIL;
+
+/* ---- running ------------------------------------------------------------------------ */
+
+typedef enum { EXEC_ORACLE, EXEC_SCHEDULE } executor;
+
+/* Runs `text` on the oracle, or lowered (lower-segments, lower-simt, the
+ * default pipeline) on the SIMT executor with the hidden counts appended.
+ * Returns false with d set when the launch failed; parse/verify/lowering
+ * failures are test failures. */
+static bool run(const char *text, executor ex, int64_t segments, const cpu_arg *args, int nargs,
+                diag *d)
+{
+    arena ar;
+    arena_init(&ar);
+    source_file src = {"segments.mlir", text, strlen(text), 1};
+    diag pd;
+    diag_init(&pd);
+    ir_module *m = ir_parse_module(&ar, &src, &pd);
+    bool ok = false;
+    int64_t grid[3] = {segments, 1, 1};
+    if (!m || !ir_verify(m, &pd)) {
+        CHECK(false, "kernel does not parse or verify: %s", pd.rendered ? pd.rendered : "?");
+        diag_error(d, DIAG_COMPILE, "bad test kernel");
+    } else if (ex == EXEC_ORACLE) {
+        ok = cpu_exec_launch(m, grid, args, nargs, d);
+    } else {
+        segment_params sp;
+        bool lowered = segments_params(m, ir_module_func(m), &sp, &pd) &&
+                       pass_lower_segments(m, &pd) && ir_verify(m, &pd) && pass_lower_simt(m, &pd) &&
+                       pass_run_default(m, NULL, &pd);
+        if (!lowered) {
+            CHECK(false, "lowering failed: %s", pd.rendered ? pd.rendered : "?");
+            diag_error(d, DIAG_COMPILE, "lowering failed");
+        } else {
+            cpu_arg all[16];
+            memcpy(all, args, sizeof(cpu_arg) * (size_t)nargs);
+            for (int h = 0; h < sp.nhidden; h++)
+                all[nargs + h] = (cpu_arg){.kind = CPU_ARG_INT, .i = args[sp.hidden_source[h]].nelems};
+            ok = cpu_simt_launch(m, grid, all, nargs + sp.nhidden, d);
+        }
+    }
+    diag_clear(&pd);
+    arena_free(&ar);
+    return ok;
+}
+
+/* Random segment lengths: empty, singletons, short, around one tile, long. */
+static int64_t random_length(void)
+{
+    switch (rng() % 8) {
+    case 0: return 0;
+    case 1: return 1;
+    case 2: return 1 + (int64_t)(rng() % 32);
+    case 3: return 1023 + (int64_t)(rng() % 3);
+    case 4: return 2048 + (int64_t)(rng() % 2000);
+    default: return (int64_t)(rng() % 300);
+    }
+}
+
+typedef struct ragged {
+    int64_t segments, total;
+    int64_t *offsets64;
+    int32_t *offsets32;
+} ragged;
+
+static ragged make_ragged(int64_t segments)
+{
+    ragged r = {.segments = segments};
+    r.offsets64 = calloc((size_t)segments + 1, sizeof(int64_t));
+    r.offsets32 = calloc((size_t)segments + 1, sizeof(int32_t));
+    for (int64_t s = 0; s < segments; s++)
+        r.offsets64[s + 1] = r.offsets64[s] + random_length();
+    for (int64_t s = 0; s <= segments; s++)
+        r.offsets32[s] = (int32_t)r.offsets64[s];
+    r.total = r.offsets64[segments];
+    return r;
+}
+
+static void free_ragged(ragged *r)
+{
+    free(r->offsets64);
+    free(r->offsets32);
+}
+
+static cpu_arg offsets_arg(ragged *r, bool wide)
+{
+    return wide ? buf(r->offsets64, r->segments + 1) : buf(r->offsets32, r->segments + 1);
+}
+
+static bool close_enough(double want, double got, double scale)
+{
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got);
+    if (isinf(want) || isinf(got))
+        return want == got;
+    return fabs(want - got) <= 1e-5 * (scale + fabs(want)) + 1e-30;
+}
+
+/* ---- one f32 (or f16) kernel: oracle vs schedule ------------------------------------- */
+
+typedef struct f32_case {
+    const char *name, *text;
+    bool wide;         /* i64 offsets */
+    bool per_segment;  /* output has one element per segment, else per value */
+    bool two_inputs;   /* values, weights, offsets, scale, out */
+    ir_dtype storage;  /* DT_F32, DT_F16 or DT_BF16 buffers */
+    bool near_one;     /* values near 1 (products) */
+} f32_case;
+
+static void fill_f32(float *x, int64_t n, bool near_one)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i] = near_one ? (float)(0.999 + 0.002 * rand_unit()) : (float)(rand_unit() * 8.0 - 4.0);
+}
+
+static void test_f32_case(const f32_case *c, int64_t segments)
+{
+    ragged r = make_ragged(segments);
+    int64_t nout = c->per_segment ? segments : r.total;
+    bool half = c->storage != DT_F32;
+    size_t esize = half ? 2 : 4;
+    float *values = calloc((size_t)r.total + 1, 4), *weights = calloc((size_t)r.total + 1, 4);
+    float *scale = calloc((size_t)segments + 1, 4);
+    fill_f32(values, r.total, c->near_one);
+    fill_f32(weights, r.total, false);
+    fill_f32(scale, segments, false);
+    void *in = values;
+    uint16_t *narrow = NULL;
+    if (half) {
+        narrow = calloc((size_t)r.total + 1, 2);
+        for (int64_t i = 0; i < r.total; i++)
+            narrow[i] = c->storage == DT_F16 ? ir_f32_to_f16(values[i]) : ir_f32_to_bf16(values[i]);
+        in = narrow;
+    }
+    void *out[2];
+    for (int k = 0; k < 2; k++) {
+        out[k] = calloc((size_t)nout + 1, esize);
+        memset(out[k], 0x7f, (size_t)nout * esize); /* untouched elements stay recognisable */
+    }
+    for (int k = 0; k < 2; k++) {
+        cpu_arg args[5];
+        int nargs;
+        if (c->two_inputs) {
+            args[0] = buf(values, r.total), args[1] = buf(weights, r.total);
+            args[2] = offsets_arg(&r, c->wide), args[3] = buf(scale, segments);
+            args[4] = buf(out[k], nout), nargs = 5;
+        } else {
+            args[0] = buf(in, r.total), args[1] = offsets_arg(&r, c->wide);
+            args[2] = buf(out[k], nout), nargs = 3;
+        }
+        diag d;
+        diag_init(&d);
+        bool ok = run(c->text, k ? EXEC_SCHEDULE : EXEC_ORACLE, segments, args, nargs, &d);
+        CHECK(ok, "%s (%s, %lld segments): %s", c->name, k ? "schedule" : "oracle",
+              (long long)segments, d.message ? d.message : "?");
+        diag_clear(&d);
+    }
+    int bad = 0;
+    for (int64_t i = 0; i < nout && bad < 3; i++) {
+        double want, got;
+        if (half) {
+            float (*widen)(uint16_t) = c->storage == DT_F16 ? ir_f16_to_f32 : ir_bf16_to_f32;
+            want = widen(((uint16_t *)out[0])[i]);
+            got = widen(((uint16_t *)out[1])[i]);
+        } else {
+            want = ((float *)out[0])[i];
+            got = ((float *)out[1])[i];
+        }
+        /* 16-bit outputs may differ by one ulp of their format after rounding */
+        double ulp = c->storage == DT_F16 ? 0x1p-10 : 0x1p-7;
+        bool ok = half ? fabs(want - got) <= ulp * fabs(want) + 1e-7 : close_enough(want, got, 1.0);
+        if (!ok) {
+            bad++;
+            CHECK(false, "%s: element %lld: oracle %.9g, schedule %.9g", c->name, (long long)i, want,
+                  got);
+        }
+    }
+    CHECK(!bad, "%s agrees on %lld segments (%lld values)", c->name, (long long)segments,
+          (long long)r.total);
+    for (int k = 0; k < 2; k++)
+        free(out[k]);
+    free(values), free(weights), free(scale), free(narrow);
+    free_ragged(&r);
+}
+
+static void test_f32_kernels(void)
+{
+    static const f32_case cases[] = {
+        {"sum", sum_f32, true, true, false, DT_F32, false},
+        {"max", max_f32, false, true, false, DT_F32, false},
+        {"min", min_f32, true, true, false, DT_F32, false},
+        {"prod", prod_f32, false, true, false, DT_F32, true},
+        {"mean", mean_f32, true, true, false, DT_F32, false},
+        {"softmax", softmax_f32, false, false, false, DT_F32, false},
+        {"log_softmax", log_softmax_f32, true, false, false, DT_F32, false},
+        {"l2_normalise", l2_normalise_f32, true, false, false, DT_F32, false},
+        {"weighted_sum", weighted_sum_f32, true, true, true, DT_F32, false},
+        {"softmax_f16", softmax_f16, true, false, false, DT_F16, false},
+        {"softmax_bf16", softmax_bf16, false, false, false, DT_BF16, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_f32_case(&cases[i], 1 + (int64_t)(rng() % 24));
+        test_f32_case(&cases[i], 40);
+    }
+}
+
+/* ---- integer kernels: exact agreement ---------------------------------------------------- */
+
+static void test_int_kernel(const char *name, const char *text, ir_dtype dt, bool wide)
+{
+    ragged r = make_ragged(30);
+    int bytes = ir_dtypes[dt].bytes;
+    unsigned char *values = calloc((size_t)r.total + 1, (size_t)bytes);
+    for (int64_t i = 0; i < r.total; i++) {
+        ir_scalar v = ir_scalar_from_int(dt, (int64_t)(rng() % 2001) - 1000);
+        ir_scalar_store(dt, values + i * bytes, v);
+    }
+    unsigned char *out[2];
+    for (int k = 0; k < 2; k++) {
+        out[k] = calloc((size_t)r.segments + 1, (size_t)bytes);
+        cpu_arg args[3] = {buf(values, r.total), offsets_arg(&r, wide), buf(out[k], r.segments)};
+        diag d;
+        diag_init(&d);
+        CHECK(run(text, k ? EXEC_SCHEDULE : EXEC_ORACLE, r.segments, args, 3, &d), "%s: %s", name,
+              d.message ? d.message : "?");
+        diag_clear(&d);
+    }
+    CHECK(!memcmp(out[0], out[1], (size_t)(r.segments * bytes)), "%s: oracle and schedule differ",
+          name);
+    free(out[0]), free(out[1]), free(values);
+    free_ragged(&r);
+}
+
+/* ---- identities of empty segments ---------------------------------------------------------- */
+
+static void test_empty_segments(void)
+{
+    int64_t offsets[4] = {0, 0, 0, 0};
+    float values[1] = {0}, out[3];
+    struct { const char *text; float want; } cases[] = {
+        {sum_f32, 0.0f}, {min_f32, INFINITY}, {prod_f32, 1.0f},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cpu_arg args[3] = {buf(values, 0), buf(offsets, 4), buf(out, 3)};
+        diag d;
+        diag_init(&d);
+        CHECK(run(cases[i].text, EXEC_SCHEDULE, 3, args, 3, &d), "%s", d.message ? d.message : "?");
+        diag_clear(&d);
+        for (int s = 0; s < 3; s++)
+            CHECK(out[s] == cases[i].want, "case %zu segment %d: %g, want %g", i, s, out[s],
+                  cases[i].want);
+    }
+    int32_t offsets32[3] = {0, 0, 0};
+    cpu_arg args[3] = {buf(values, 0), buf(offsets32, 3), buf(out, 2)};
+    diag d;
+    diag_init(&d);
+    CHECK(run(max_f32, EXEC_SCHEDULE, 2, args, 3, &d), "%s", d.message ? d.message : "?");
+    diag_clear(&d);
+    CHECK(out[0] == -INFINITY && out[1] == -INFINITY, "max of nothing: %g %g", out[0], out[1]);
+    /* Softmax of empty segments stores nothing. */
+    float sentinel[1] = {42.0f};
+    cpu_arg sargs[3] = {buf(values, 0), buf(offsets32, 3), buf(sentinel, 0)};
+    CHECK(run(softmax_f32, EXEC_SCHEDULE, 2, sargs, 3, &d), "%s", d.message ? d.message : "?");
+    diag_clear(&d);
+    CHECK(sentinel[0] == 42.0f, "softmax of empty segments wrote");
+}
+
+/* ---- bad offsets: clamped, never out of bounds ---------------------------------------------- */
+
+static void test_clamping(void)
+{
+    enum { N = 3000 };
+    float *values = malloc(sizeof(float) * N);
+    for (int i = 0; i < N; i++)
+        values[i] = (float)(i % 7) - 3.0f;
+    /* negative start, decreasing pair, past the end, huge, normal */
+    int64_t offsets[] = {-5, 100, 40, 2999, 5000, INT64_MAX / 2, 10, 2100};
+    int64_t segments = (int64_t)(sizeof offsets / sizeof offsets[0]) - 1;
+    float out[16];
+    cpu_arg args[3] = {buf(values, N), buf(offsets, segments + 1), buf(out, segments)};
+    diag d;
+    diag_init(&d);
+    CHECK(run(sum_f32, EXEC_SCHEDULE, segments, args, 3, &d), "unsafe sum: %s",
+          d.message ? d.message : "?");
+    diag_clear(&d);
+    for (int64_t s = 0; s < segments; s++) {
+        int64_t start = offsets[s] < 0 ? 0 : offsets[s];
+        start = start > N ? N : start;
+        int64_t end = offsets[s + 1] < start ? start : offsets[s + 1];
+        end = end > N ? N : end;
+        double want = 0;
+        for (int64_t i = start; i < end; i++)
+            want += values[i];
+        CHECK(fabs(out[s] - want) < 1e-3, "clamped segment %lld: %g, want %g", (long long)s,
+              out[s], want);
+    }
+    /* A store target shorter than the values: both clamp to the shorter. */
+    float small_out[50];
+    for (int i = 0; i < 50; i++)
+        small_out[i] = -1.0f;
+    int32_t offs2[3] = {0, 40, 3000}; /* softmax_f32 takes i32 offsets */
+    cpu_arg sargs[3] = {buf(values, N), buf(offs2, 3), buf(small_out, 50)};
+    CHECK(run(softmax_f32, EXEC_SCHEDULE, 2, sargs, 3, &d), "unsafe softmax: %s",
+          d.message ? d.message : "?");
+    diag_clear(&d);
+    CHECK(small_out[0] >= 0.0f && small_out[49] >= 0.0f, "short target: %g %g", small_out[0],
+          small_out[49]);
+    free(values);
+}
+
+/* ---- launch facts and errors ------------------------------------------------------------------ */
+
+static void test_params(void)
+{
+    arena ar;
+    arena_init(&ar);
+    source_file src = {"w.mlir", weighted_sum_f32, strlen(weighted_sum_f32), 1};
+    diag d;
+    diag_init(&d);
+    ir_module *m = ir_parse_module(&ar, &src, &d);
+    segment_params sp;
+    CHECK(m && segments_params(m, ir_module_func(m), &sp, &d), "params: %s", d.message ? d.message : "?");
+    if (m) {
+        CHECK(sp.is_segment_program && sp.offsets == 2 && sp.nhidden == 2 && sp.hidden_source[0] == 0 &&
+                  sp.hidden_source[1] == 1,
+              "weighted sum: offsets %d, %d hidden", sp.offsets, sp.nhidden);
+    }
+    diag_clear(&d);
+    arena_free(&ar);
+
+    static const char bad[] =
+        "func.func @bad(%values: !sw.ptr<f32>, %offsets: !sw.ptr<i64>) {\n"
+        "  %sid = \"sw.segment_id\"() {axis = 0 : i32} : () -> i32\n"
+        "  %one = \"sw.constant\"() {value = 1 : i32} : () -> i32\n"
+        "  %shifted = \"sw.addptr\"(%values, %one) : (!sw.ptr<f32>, i32) -> !sw.ptr<f32>\n"
+        "  %seg = \"sw.segment\"(%shifted, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>\n"
+        "  %x = \"sw.load_segment\"(%seg) : (!sw.segment<f32>) -> tensor<?xf32>\n"
+        "  %r = \"sw.reduce\"(%x) {kind = \"sum\"} : (tensor<?xf32>) -> f32\n"
+        "  \"func.return\"() : () -> ()\n}\n";
+    arena_init(&ar);
+    source_file bsrc = {"bad.mlir", bad, strlen(bad), 1};
+    m = ir_parse_module(&ar, &bsrc, &d);
+    CHECK(m && ir_verify(m, &d), "bad kernel parses: %s", d.message ? d.message : "?");
+    if (m) {
+        bool ok = pass_lower_segments(m, &d);
+        CHECK(!ok && d.kind == DIAG_COMPILE && d.message &&
+                  strstr(d.message, "values pointer of 'sw.segment' must be a kernel parameter"),
+              "pointer arithmetic on a view: %s", d.message ? d.message : "(none)");
+    }
+    diag_clear(&d);
+    arena_free(&ar);
+}
+
+int main(void)
+{
+    test_f32_kernels();
+    test_int_kernel("sum_i32", sum_i32, DT_I32, false);
+    test_int_kernel("max_i32", max_i32, DT_I32, true);
+    test_int_kernel("sum_i8", sum_i8, DT_I8, true);
+    test_empty_segments();
+    test_clamping();
+    test_params();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
