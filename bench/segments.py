@@ -34,8 +34,8 @@ device copy bandwidth.
 
 Each distribution runs in a child process, so a fault in one (a GPU fault
 poisons a CUDA context) cannot stop the others; within a child the peers
-run before Swage. A time budget (--budget-s) skips what is left when it is
-spent, and says so.
+run before Swage (CUB after it: its library may still be building). A time
+budget (--budget-s) skips what is left when it is spent, and says so.
 
 Writes a JSON record (--json: date, GPU, commit, command, every number), a
 PNG chart (--png: fraction of copy bandwidth per distribution, log scale,
@@ -195,9 +195,11 @@ class Child:
 
     # -- check --
 
-    def check(self, op, fn, reference):
+    def check(self, op, fn, reference, peer):
         """(ok, details). Poisons the output we own, runs once, compares
-        with the float64 reference."""
+        with the float64 reference. A peer's maximum of an empty segment may
+        be the lowest float (CUB's and NJT's identity) instead of -inf;
+        Swage's must be -inf (docs/segments.md)."""
         torch = self.torch
         example = EXAMPLE_OF[op]
         expected, scale, result_lengths, empty = reference
@@ -217,7 +219,7 @@ class Child:
             out = out.float()
         bad = sc.torch_mismatches(example, out, expected, scale, result_lengths,
                                   slack=CHECK_SLACK)
-        if op == "max" and bool(empty.any()):
+        if op == "max" and peer not in SWAGE and bool(empty.any()):
             lowest = torch.finfo(torch.float32).min
             conventional = empty & (out == lowest)
             if bool((bad & conventional).any()):
@@ -272,13 +274,17 @@ class Child:
             % (distribution, case["segments"], case["elements"], result["max_length"],
                time.perf_counter() - t0))
         runners = {}
-        # Peers first (CUB last of them: its library may still be building),
-        # then Swage, so a fault in Swage's code loses no peer numbers.
+        # Peers first, then Swage, so a fault in Swage's code loses few peer
+        # numbers; CUB last of all, because its library may still be building
+        # (in the first distribution) and waiting for it must not cost Swage's.
         wanted = self.options.peers
+        # NJT runs alone at the very end: its softmax faulted on the GPU
+        # (illegal memory access, 2026-11-29) and a lost context must not
+        # cost the other peers' numbers.
         order = [(op, p) for op in self.options.ops for p in PEERS[op]
-                 if p in wanted and p != "cub"]
-        order += [(op, "cub") for op in self.options.ops if "cub" in PEERS[op] and "cub" in wanted]
+                 if p in wanted and p not in ("cub", "njt")]
         order += [(op, p) for op in self.options.ops for p in SWAGE if p in wanted]
+        order += [(op, "cub") for op in self.options.ops if "cub" in PEERS[op] and "cub" in wanted]
         references = {}
         for (op, peer) in order:
             entry = result["ops"][op].setdefault(peer, {})
@@ -290,7 +296,7 @@ class Child:
                     references[op] = self.reference(op, case)
                 fn = self.runner(peer, op, case)
                 entry["offsets_dtype"] = getattr(fn, "offsets_dtype", None)
-                ok, details = self.check(op, fn, references[op])
+                ok, details = self.check(op, fn, references[op], peer)
                 entry.update(details)
                 if ok:
                     runners[(op, peer)] = fn
@@ -353,7 +359,32 @@ class Child:
                                            % (distribution, op, peer))
             except Exception as e:
                 entry["error_after_timing"] = short_error(e)
+        self.run_last(result, case, [(op, "njt") for op in self.options.ops
+                                     if "njt" in PEERS[op] and "njt" in wanted])
         return self.finish(result, t0)
+
+    def run_last(self, result, case, pairs):
+        """Checks and times peers that may take the CUDA context down, after
+        everything else of this distribution is measured."""
+        for (op, peer) in pairs:
+            entry = result["ops"][op].setdefault(peer, {})
+            if self.over_budget():
+                entry["skipped"] = "time budget spent"
+                continue
+            try:
+                fn = self.runner(peer, op, case)
+                entry["offsets_dtype"] = getattr(fn, "offsets_dtype", None)
+                ok, details = self.check(op, fn, self.reference(op, case), peer)
+                entry.update(details)
+                if ok:
+                    for _ in range(self.options.rounds):
+                        entry.setdefault("ms_runs", []).append(self.time_ms(fn))
+            except Exception as e:  # a peer's failure is data
+                entry["error"] = short_error(e)
+                log("%s %s: error %s" % (op, peer, entry["error"]))
+                if not self.context_alive():
+                    entry["error"] += " (the CUDA context is lost)"
+                    return
 
     def finish(self, result, t0):
         """Means, spreads and bandwidths of what was timed."""
@@ -419,13 +450,18 @@ def copy_bandwidth(device, options):
     n = max(options.n, 1 << 27)
     x = torch.randn(n, device="cuda")
     y = torch.empty_like(x)
-    runs = [common.bench_ms(lambda: y.copy_(x), warmup=options.warmup_ms, rep=options.rep_ms)
-            for _ in range(2)]
+
+    def copy():
+        y.copy_(x)
+
+    runs = []
+    for _ in range(2):
+        runs.append(common.bench_ms(copy, warmup=options.warmup_ms, rep=options.rep_ms))
     if not torch.equal(x, y):
         raise RuntimeError("the device copy is wrong")
     ms = sum(runs) / len(runs)
     nbytes = 2 * 4 * n
-    del x, y
+    x = y = None
     torch.cuda.empty_cache()
     return {"elements": n, "bytes": nbytes, "ms_runs": runs, "ms": ms,
             "spread": common.spread(runs), "gbps": nbytes / (ms * 1e-3) / 1e9}

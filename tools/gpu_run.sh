@@ -111,8 +111,8 @@ run "benchmark" 150 "$LOGS/bench.log" \
     "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$LOGS/vector_add.txt"
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
-run "segments benchmark" 260 "$LOGS/segments_bench.log" \
-    "$PY" bench/segments.py --budget-s 180 --json "$OUT/segments.json" \
+run "segments benchmark" 330 "$LOGS/segments_bench.log" \
+    "$PY" bench/segments.py --budget-s 260 --json "$OUT/segments.json" \
     --png "$OUT/segments.png" --table "$LOGS/segments.txt"
 
 printf '\n== summary (%ds in all; logs.txt, vector_add.json, segments.json and segments.png in %s)\n' \

@@ -493,14 +493,14 @@ class _WarmLauncher:
         emit("    if " + " or ".join("type(a%d) is not %s" % (i, checks[kind])
                                      for i, kind in enumerate(kinds)) + ":")
         emit("        return {fail}")
-        # get_device() is -1 for a CPU tensor, so one call per tensor checks
-        # both "on a GPU" and "on the same GPU"; the unbound C methods
-        # (get_device, is_contiguous, data_ptr) skip an attribute lookup each.
-        emit("    device = get_device(%s)" % tensors[0])
-        emit("    if device < 0" + "".join(" or get_device(%s) != device" % t for t in tensors[1:])
-             + ":")
+        emit("    if not (" + " and ".join("%s.is_cuda" % t for t in tensors) + "):")
         emit("        return {fail}")
-        emit("    if not (" + " and ".join("is_contiguous(%s)" % t for t in tensors) + "):")
+        emit("    device = %s.get_device()" % tensors[0])
+        if len(tensors) > 1:
+            emit("    if " + " or ".join("%s.get_device() != device" % t for t in tensors[1:])
+                 + ":")
+            emit("        return {fail}")
+        emit("    if not (" + " and ".join("%s.is_contiguous()" % t for t in tensors) + "):")
         emit("        return {fail}")
         if cx:
             emit("    if constexprs is None:")
@@ -538,7 +538,7 @@ class _WarmLauncher:
                    "            return False\n"
                    "        LAST = (%s, kernel)\n"
                    % (key, ", ".join(dtypes + cx + ["type(%s)" % c for c in cx])))
-        values = ", ".join("data_ptr(a%d)" % i if kind == "tensor" else "a%d" % i
+        values = ", ".join("a%d.data_ptr()" % i if kind == "tensor" else "a%d" % i
                            for i, kind in enumerate(kinds))
         source += ("    try:\n"
                    "        buffer = pack(kernel, stream(device), device, g0, g1, g2, "
@@ -555,8 +555,6 @@ class _WarmLauncher:
         raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # as Triton
         namespace = {
             "Tensor": torch.Tensor, "MISSING": _MISSING, "kernels": self.kernels,
-            "get_device": torch.Tensor.get_device, "is_contiguous": torch.Tensor.is_contiguous,
-            "data_ptr": torch.Tensor.data_ptr,
             "LAST": (_MISSING,) * len(last) + (None,),
             "pack": layout.pack, "PARAMS_SIZE": layout.size - _native.LAUNCH_HEADER_SIZE,
             "stream": raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream),

@@ -4,12 +4,13 @@ SWAGE.md section 6 in float32, float16 and bfloat16 at N = 2^24 elements
 (SWAGE_SEGMENT_GPU_N), against float64 PyTorch references
 (torch.segment_reduce for sums, maxima and means; softmax, log-softmax and
 l2 composed from it; segment_cases.torch_reference), and against the CPU
-oracle on the same inputs at a smaller N (2^15: the oracle is an
-interpreter). Also: the SWAGE.md softmax kernel as written against
+oracle on the same inputs at a smaller N (2^18, SWAGE_SEGMENT_ORACLE_N:
+the oracle is an interpreter). Also: the SWAGE.md softmax kernel as written against
 torch.softmax segment by segment, int32 and int64 offsets, launches with no
 segments, unsafe=True (good offsets: identical results; bad offsets: no
 write outside the buffers, checked in a child process so that a fault
-cannot take this process's CUDA context down), and the current stream.
+cannot take this process's CUDA context down), the current stream, and
+each example script's own run on the GPU.
 
 Tolerances are segment_cases.py's (stated there): float32 arithmetic within
 max(1e-5, 2^-22 sqrt(segment length)) of the result's scale (sum(|x|) for
@@ -40,7 +41,7 @@ if EXAMPLES_DIR not in sys.path:
 from segment_examples import EXAMPLES  # noqa: E402
 
 GPU_N = int(os.environ.get("SWAGE_SEGMENT_GPU_N", 1 << 24))
-ORACLE_N = int(os.environ.get("SWAGE_SEGMENT_ORACLE_N", 1 << 15))
+ORACLE_N = int(os.environ.get("SWAGE_SEGMENT_ORACLE_N", 1 << 18))
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 # The tests' own logic can be tried on the CPU (SWAGE_SEGMENT_TEST_DEVICE=cpu,
 # with a conftest that does not require a GPU): Swage then runs its CPU
@@ -312,3 +313,13 @@ def test_launch_follows_the_current_stream(rng):
                                                                         "offsets": offsets}))
     assert not bool(bad.any()), "the launch did not follow the current stream: " + (
         sc.torch_describe("segmented_sum", out, expected, scale, bad, "side stream", rng.seed))
+
+
+@needs_cuda
+@pytest.mark.parametrize("example", sc.EXAMPLE_NAMES)
+def test_example_runs_on_the_gpu(example, capsys):
+    """`python3 examples/<example>.py` in this process: it picks the GPU and
+    its one-line check passes."""
+    status = EXAMPLES[example].main(["--segments", "20000"])
+    printed = capsys.readouterr().out.strip()
+    assert status == 0 and "on the GPU" in printed and printed.endswith(": OK"), printed
