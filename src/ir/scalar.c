@@ -399,7 +399,7 @@ static int64_t int_max_of(ir_dtype dt)
     }
 }
 
-static ir_op_kind reduce_op(const char *kind)
+ir_op_kind ir_reduce_combine_op(const char *kind)
 {
     if (!kind)
         return IR_OP_COUNT;
@@ -416,7 +416,7 @@ static ir_op_kind reduce_op(const char *kind)
 
 bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out)
 {
-    ir_op_kind op = reduce_op(kind);
+    ir_op_kind op = ir_reduce_combine_op(kind);
     if (op == IR_OP_COUNT || dt == DT_VOID || dt >= DT_COUNT)
         return false;
     bool fl = ir_dtype_is_float(dt);
@@ -442,7 +442,7 @@ bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out)
 bool ir_eval_reduce_combine(const char *kind, ir_dtype dt, ir_scalar acc, ir_scalar x,
                             ir_scalar *out)
 {
-    ir_op_kind op = reduce_op(kind);
+    ir_op_kind op = ir_reduce_combine_op(kind);
     if (op == IR_OP_COUNT)
         return false;
     return ir_eval_binary(op, dt, acc, x, out);

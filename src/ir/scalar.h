@@ -33,6 +33,10 @@ bool ir_eval_binary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_s
 /* predicate: "lt" "le" "gt" "ge" "eq" "ne"; returns 0/1, or -1 for a bad predicate. */
 int ir_eval_cmp(const char *predicate, ir_dtype dt, ir_scalar a, ir_scalar b);
 ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a);
+/* The binary op a reduction kind combines with: "sum" -> sw.add, "prod" ->
+ * sw.mul, "max" -> sw.maximum, "min" -> sw.minimum; IR_OP_COUNT otherwise
+ * (also for NULL). */
+ir_op_kind ir_reduce_combine_op(const char *kind);
 /* Reductions: identity and combine for kind "sum" "max" "min" "prod". */
 bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out);
 bool ir_eval_reduce_combine(const char *kind, ir_dtype dt, ir_scalar acc, ir_scalar x,

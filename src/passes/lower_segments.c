@@ -386,16 +386,10 @@ static ir_dtype accumulator_of(ir_dtype dt)
 
 static ir_op_kind combine_of(lowering *lw, const char *kind)
 {
-    if (!strcmp(kind, "sum"))
-        return IR_ADD;
-    if (!strcmp(kind, "prod"))
-        return IR_MUL;
-    if (!strcmp(kind, "max"))
-        return IR_MAXIMUM;
-    if (!strcmp(kind, "min"))
-        return IR_MINIMUM;
-    sw_unreachable(lw->d, "lower-segments: unknown reduction kind '%s'", kind);
-    return IR_OP_COUNT;
+    ir_op_kind op = ir_reduce_combine_op(kind);
+    if (op == IR_OP_COUNT)
+        sw_unreachable(lw->d, "lower-segments: unknown reduction kind '%s'", kind);
+    return op;
 }
 
 static const char *reduce_kind(const ir_op *op) { return ir_attr_get(op, "kind")->s; }
@@ -692,20 +686,4 @@ static __attribute__((noinline)) bool lower_module(ir_module *m, diag *d)
     return true;
 }
 
-/* Internal errors land here when the caller installed no bail point (the
- * pass manager installs one), so the pass never continues past one. */
-bool pass_lower_segments(ir_module *m, diag *d)
-{
-    jmp_buf here;
-    jmp_buf *outer = d->bail;
-    if (!outer) {
-        d->bail = &here;
-        if (setjmp(here)) {
-            d->bail = NULL;
-            return false;
-        }
-    }
-    bool ok = lower_module(m, d);
-    d->bail = outer;
-    return ok && !diag_failed(d);
-}
+bool pass_lower_segments(ir_module *m, diag *d) { return pass_guarded(m, d, lower_module); }

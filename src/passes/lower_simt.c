@@ -353,19 +353,6 @@ static void lower_store(lowerer *lw, ir_op *op)
  * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
  * agree modulo 2^8, max/min are exact; an i1 sum keeps bit 0, as i1
  * arithmetic does). The result is cast back to the element type. */
-static ir_op_kind combine_of(const char *kind)
-{
-    if (!strcmp(kind, "sum"))
-        return IR_ADD;
-    if (!strcmp(kind, "prod"))
-        return IR_MUL;
-    if (!strcmp(kind, "max"))
-        return IR_MAXIMUM;
-    if (!strcmp(kind, "min"))
-        return IR_MINIMUM;
-    return IR_OP_COUNT;
-}
-
 static ir_dtype accumulator_of(ir_dtype dt)
 {
     switch (dt) {
@@ -421,7 +408,7 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
     ir_module *m = lw->m;
     const ir_attr *kind_attr = ir_attr_get(op, "kind");
     const char *kind = kind_attr->s;
-    ir_op_kind combine = combine_of(kind);
+    ir_op_kind combine = ir_reduce_combine_op(kind);
     if (combine == IR_OP_COUNT) {
         sw_unreachable(lw->d, "lower-simt: unknown reduction kind '%s'", kind);
         return IR_NO_VALUE;
@@ -535,20 +522,4 @@ static bool lower_module(ir_module *m, diag *d)
     return true;
 }
 
-/* Internal errors land here when the caller installed no bail point (the
- * pass manager installs one), so the pass never continues past one. */
-bool pass_lower_simt(ir_module *m, diag *d)
-{
-    jmp_buf here;
-    jmp_buf *outer = d->bail;
-    if (!outer) {
-        d->bail = &here;
-        if (setjmp(here)) {
-            d->bail = NULL;
-            return false;
-        }
-    }
-    bool ok = lower_module(m, d);
-    d->bail = outer;
-    return ok && !diag_failed(d);
-}
+bool pass_lower_simt(ir_module *m, diag *d) { return pass_guarded(m, d, lower_module); }

@@ -33,6 +33,11 @@ typedef struct pass_options {
     bool print_locations;
 } pass_options;
 
+/* Runs body(m, d); an internal error (sw_unreachable) inside it lands here
+ * when the caller installed no bail point, so the body never continues
+ * past one. Returns false when body fails or reported anything. */
+bool pass_guarded(ir_module *m, diag *d, pass_fn body);
+
 /* Runs the named passes in order (opts may be NULL). Every name is checked
  * before anything runs: an unknown one is a DIAG_ARGUMENT error. The module
  * is verified before the first pass and after each one; invalid IR after a

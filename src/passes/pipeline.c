@@ -120,10 +120,7 @@ static bool wants_dump(const pass_options *opts, const char *pass)
     return false;
 }
 
-/* Runs one pass. Internal errors raised with sw_unreachable inside it land
- * here when the caller installed no bail point of its own, so a broken
- * invariant fails the pipeline instead of returning into a half-done pass. */
-static bool run_pass(const pass_info *pass, ir_module *m, diag *d)
+bool pass_guarded(ir_module *m, diag *d, pass_fn body)
 {
     jmp_buf here;
     jmp_buf *outer = d->bail;
@@ -134,8 +131,16 @@ static bool run_pass(const pass_info *pass, ir_module *m, diag *d)
             return false;
         }
     }
-    bool ok = pass->run(m, d);
+    bool ok = body(m, d);
     d->bail = outer;
+    return ok && !diag_failed(d);
+}
+
+/* Runs one pass, guarded (pass_guarded), so a broken invariant fails the
+ * pipeline instead of returning into a half-done pass. */
+static bool run_pass(const pass_info *pass, ir_module *m, diag *d)
+{
+    bool ok = pass_guarded(m, d, pass->run);
     if (!ok && !diag_failed(d))
         diag_error(d, DIAG_INTERNAL, "pass '%s' failed without a diagnostic", pass->name);
     return ok && !diag_failed(d);
