@@ -279,7 +279,7 @@ CASES = [
     (k_two_offsets, {"values_ptr": "*f32", "offsets_ptr": "*i32", "other_offsets_ptr": "*i32",
                      "out_ptr": "*f32"}),
     (k_sid_plus_one, SEG), (k_sid_constant, SEG), (k_values_not_pointer, SEG),
-    (k_float_offsets, dict(SEG, offsets_ptr="*f32")), (k_scalar_offsets, SEG),
+    (k_scalar_offsets, SEG),
     (k_missing_sid, SEG), (k_segment_id_axis, SEG), (k_program_id_in_segment_program, SEG),
     (k_segment_id_in_grid_program, SEG), (k_load_segment_in_for, SEG), (k_reduce_in_for, SEG),
     (k_segment_in_runtime_if, SEG), (k_segment_carried_by_loop, SEG),
@@ -305,6 +305,22 @@ def test_segment_compile_error_location(kernel, signature):
         assert word.lower() in error.message.lower(), str(error)
     rendered = str(error)
     assert rendered.startswith("%s:%d:%d: error: " % (__file__, line, col)), rendered
+
+
+def test_float_offsets_argument_is_a_value_error_naming_it():
+    # The kernel is well formed; the caller's offsets array is not (SWAGE.md
+    # section 5: a bad argument is a TypeError/ValueError that names it).
+    line, col, _ = expected_location(k_float_offsets)
+    with pytest.raises(ValueError) as info:
+        k_float_offsets.emit_mlir(signature=dict(SEG, offsets_ptr="*f32"))
+    text = str(info.value)
+    assert "argument 'offsets_ptr'" in text and "int32 or int64" in text and "float32" in text
+    assert text.startswith("%s:%d:%d: error: " % (__file__, line, col)), text
+    np = pytest.importorskip("numpy")
+    with pytest.raises(ValueError, match="argument 'offsets_ptr'"):
+        k_float_offsets.launch(arguments={"values_ptr": np.ones(4, np.float32),
+                                          "offsets_ptr": np.array([0, 2, 4], np.float32),
+                                          "out_ptr": np.zeros(2, np.float32), "n": 2})
 
 
 def test_there_are_at_least_twenty_cases():
