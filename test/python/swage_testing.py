@@ -2,8 +2,10 @@
 tolerance comparisons that never let an unexpected NaN pass, and exact
 reference conversions (bfloat16 and float16 rounding, saturating casts)."""
 
+import ctypes
 import math
 import os
+import re
 
 import numpy as np
 
@@ -168,3 +170,36 @@ def float_to_int(value, dtype):
 
 def np_dtype(name):
     return np.dtype(np.bool_) if name == "bool" else np.dtype(name)
+
+
+# ---- malformed-kernel tests: "# error at col N: words" markers --------------------
+
+ERROR_MARKER = re.compile(r"#\s*error at col (\d+):\s*(.*)$")
+
+
+def expected_location(kernel, path):
+    """(line, col, words) from the marker comment inside the kernel's def in
+    the test file `path`."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    start = next(i for i, text in enumerate(lines)
+                 if text.lstrip().startswith("def %s(" % kernel.__name__))
+    for i in range(start, len(lines)):
+        match = ERROR_MARKER.search(lines[i])
+        if match:
+            return i + 1, int(match.group(1)), match.group(2).strip()
+        if i > start and lines[i].startswith("@sw.jit"):
+            break
+    raise AssertionError("no error marker in " + kernel.__name__)
+
+
+# ---- the fake CUDA driver (test/python/fake_libcuda.c) ----------------------------
+
+class FakeDriverState(ctypes.Structure):
+    """The fake driver's exported `fake_state`: what the library asked of it."""
+    _fields_ = [(f, ctypes.c_long) for f in ("launches", "pushes", "pops", "get_currents",
+                                             "module_loads", "attribute_queries")] + [
+        ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+        ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
+        ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
+        ("launch_result", ctypes.c_int)]

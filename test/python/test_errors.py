@@ -8,30 +8,17 @@ real file line and the column is the one written in the marker; the words
 must appear in the error message.
 """
 
-import re
-
 import numpy as np
 import pytest
 
 import swage as sw
 import swage.language as sl
-
-MARKER = re.compile(r"#\s*error at col (\d+):\s*(.*)$")
+import swage_testing
 
 
 def expected_location(kernel):
     """(line, col, words) from the marker comment inside the kernel's def."""
-    with open(__file__) as f:
-        lines = f.read().split("\n")
-    start = next(i for i, text in enumerate(lines)
-                 if text.lstrip().startswith("def %s(" % kernel.__name__))
-    for i in range(start, len(lines)):
-        match = MARKER.search(lines[i])
-        if match:
-            return i + 1, int(match.group(1)), match.group(2).strip()
-        if i > start and lines[i].startswith("@sw.jit"):
-            break
-    raise AssertionError("no error marker in " + kernel.__name__)
+    return swage_testing.expected_location(kernel, __file__)
 
 
 def compile_for_test(kernel, signature, constexprs=None):

@@ -16,23 +16,12 @@ import pytest
 
 import swage as sw
 import swage.language as sl
-
-MARKER = re.compile(r"#\s*error at col (\d+):\s*(.*)$")
+import swage_testing
 
 
 def expected_location(kernel):
     """(line, col, words) from the marker comment inside the kernel's def."""
-    with open(__file__) as f:
-        lines = f.read().split("\n")
-    start = next(i for i, text in enumerate(lines)
-                 if text.lstrip().startswith("def %s(" % kernel.__name__))
-    for i in range(start, len(lines)):
-        match = MARKER.search(lines[i])
-        if match:
-            return i + 1, int(match.group(1)), match.group(2).strip()
-        if i > start and lines[i].startswith("@sw.jit"):
-            break
-    raise AssertionError("no error marker in " + kernel.__name__)
+    return swage_testing.expected_location(kernel, __file__)
 
 
 SEG = {"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32", "n": "i32"}
@@ -44,7 +33,7 @@ SEG = {"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32", "n": "i32
 def k_two_offsets(values_ptr, offsets_ptr, other_offsets_ptr, out_ptr):
     sid = sl.segment_id(0)
     a = sl.segment(values_ptr, offsets_ptr, sid)
-    b = sl.segment(out_ptr, other_offsets_ptr, sid)  # error at col 29: other offsets, line 46
+    b = sl.segment(out_ptr, other_offsets_ptr, sid)  # error at col 29: other offsets, line 34
     sl.store_segment(out_ptr, b, sl.load_segment(a))
 
 
@@ -94,13 +83,13 @@ def k_segment_id_axis(values_ptr, offsets_ptr, out_ptr, n):
 @sw.jit
 def k_program_id_in_segment_program(values_ptr, offsets_ptr, out_ptr, n):
     sid = sl.segment_id(0)
-    pid = sl.program_id(0)  # error at col 11: sl.program_id, segment program, line 96
+    pid = sl.program_id(0)  # error at col 11: sl.program_id, segment program, line 84
 
 
 @sw.jit
 def k_segment_id_in_grid_program(values_ptr, offsets_ptr, out_ptr, n):
     pid = sl.num_programs(0)
-    sid = sl.segment_id(0)  # error at col 11: sl.segment_id, sl.num_programs, line 102, grid program
+    sid = sl.segment_id(0)  # error at col 11: sl.segment_id, sl.num_programs, line 90, grid program
 
 
 # ---- segment values stay at the top level --------------------------------------------
@@ -110,7 +99,7 @@ def k_load_segment_in_for(values_ptr, offsets_ptr, out_ptr, n):
     sid = sl.segment_id(0)
     seg = sl.segment(values_ptr, offsets_ptr, sid)
     for i in range(n):
-        x = sl.load_segment(seg)  # error at col 13: inside the for loop at line 112, top level
+        x = sl.load_segment(seg)  # error at col 13: inside the for loop at line 100, top level
 
 
 @sw.jit
@@ -119,7 +108,7 @@ def k_reduce_in_for(values_ptr, offsets_ptr, out_ptr, n):
     x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))
     total = 0.0
     for i in range(n):
-        total = total + sl.sum(x)  # error at col 25: inside the for loop at line 121
+        total = total + sl.sum(x)  # error at col 25: inside the for loop at line 109
     sl.store(out_ptr + sid, total)
 
 
@@ -129,7 +118,7 @@ def k_segment_in_runtime_if(values_ptr, offsets_ptr, out_ptr, n):
     seg = sl.segment(values_ptr, offsets_ptr, sid)
     x = sl.load_segment(seg)
     if n > 0:
-        sl.store_segment(out_ptr, seg, x * 2.0)  # error at col 40: inside the if with a runtime condition at line 131
+        sl.store_segment(out_ptr, seg, x * 2.0)  # error at col 40: inside the if with a runtime condition at line 119
 
 
 @sw.jit

@@ -226,13 +226,7 @@ import pytest
 from swage import _native
 import test_segment_schedule as t
 
-class State(ctypes.Structure):
-    _fields_ = [(f, ctypes.c_long) for f in ("launches", "pushes", "pops", "get_currents",
-                                             "module_loads", "attribute_queries")] + [
-        ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
-        ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
-        ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
-        ("launch_result", ctypes.c_int)]
+from swage_testing import FakeDriverState as State
 
 driver = ctypes.CDLL(os.environ["SWAGE_LIBCUDA"])
 state = State.in_dll(driver, "fake_state")
