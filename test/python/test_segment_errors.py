@@ -33,7 +33,7 @@ SEG = {"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32", "n": "i32
 def k_two_offsets(values_ptr, offsets_ptr, other_offsets_ptr, out_ptr):
     sid = sl.segment_id(0)
     a = sl.segment(values_ptr, offsets_ptr, sid)
-    b = sl.segment(out_ptr, other_offsets_ptr, sid)  # error at col 29: other offsets, line 34
+    b = sl.segment(out_ptr, other_offsets_ptr, sid)  # error at col 29: other offsets, line 35
     sl.store_segment(out_ptr, b, sl.load_segment(a))
 
 
@@ -83,13 +83,13 @@ def k_segment_id_axis(values_ptr, offsets_ptr, out_ptr, n):
 @sw.jit
 def k_program_id_in_segment_program(values_ptr, offsets_ptr, out_ptr, n):
     sid = sl.segment_id(0)
-    pid = sl.program_id(0)  # error at col 11: sl.program_id, segment program, line 84
+    pid = sl.program_id(0)  # error at col 11: sl.program_id, segment program, line 85
 
 
 @sw.jit
 def k_segment_id_in_grid_program(values_ptr, offsets_ptr, out_ptr, n):
     pid = sl.num_programs(0)
-    sid = sl.segment_id(0)  # error at col 11: sl.segment_id, sl.num_programs, line 90, grid program
+    sid = sl.segment_id(0)  # error at col 11: sl.segment_id, sl.num_programs, line 91, grid program
 
 
 # ---- segment values stay at the top level --------------------------------------------
@@ -99,7 +99,7 @@ def k_load_segment_in_for(values_ptr, offsets_ptr, out_ptr, n):
     sid = sl.segment_id(0)
     seg = sl.segment(values_ptr, offsets_ptr, sid)
     for i in range(n):
-        x = sl.load_segment(seg)  # error at col 13: inside the for loop at line 100, top level
+        x = sl.load_segment(seg)  # error at col 13: inside the for loop at line 101, top level
 
 
 @sw.jit
@@ -108,7 +108,7 @@ def k_reduce_in_for(values_ptr, offsets_ptr, out_ptr, n):
     x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))
     total = 0.0
     for i in range(n):
-        total = total + sl.sum(x)  # error at col 25: inside the for loop at line 109
+        total = total + sl.sum(x)  # error at col 25: inside the for loop at line 110
     sl.store(out_ptr + sid, total)
 
 
@@ -118,7 +118,7 @@ def k_segment_in_runtime_if(values_ptr, offsets_ptr, out_ptr, n):
     seg = sl.segment(values_ptr, offsets_ptr, sid)
     x = sl.load_segment(seg)
     if n > 0:
-        sl.store_segment(out_ptr, seg, x * 2.0)  # error at col 40: inside the if with a runtime condition at line 119
+        sl.store_segment(out_ptr, seg, x * 2.0)  # error at col 40: inside the if with a runtime condition at line 120
 
 
 @sw.jit
