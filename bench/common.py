@@ -73,6 +73,36 @@ def bench_ms(fn, warmup=25, rep=200):
         return float(triton.testing.do_bench(fn, warmup=warmup, rep=rep, quantiles=[0.5])[0])
 
 
+def launch_wall_us(torch, issue, launches=10000):
+    """Per-launch wall time of `launches` launches back to back, to the final
+    synchronize, after 200 to warm up. issue(k) issues k launches. Once the
+    host issues faster than the GPU runs them the launch queue fills, and
+    this measures the GPU instead."""
+    import time
+    issue(200)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter_ns()
+    issue(launches)
+    torch.cuda.synchronize()
+    return (time.perf_counter_ns() - t0) / launches / 1e3
+
+
+def launch_enqueue_us(torch, issue, batches=64, size=128):
+    """Host time per launch: `batches` batches of `size` launches (too few to
+    fill the driver's launch queue), synchronized between batches, counting
+    only the time to issue each batch."""
+    import time
+    issue(size)
+    total = 0
+    for _ in range(batches):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter_ns()
+        issue(size)
+        total += time.perf_counter_ns() - t0
+    torch.cuda.synchronize()
+    return total / (batches * size) / 1e3
+
+
 def spread(values):
     """(max - min) / mean of repeated measurements, as a fraction."""
     values = [v for v in values if v is not None]

@@ -7,10 +7,13 @@ What it measures (N = 2^28 float32 unless --n says otherwise):
   torch.add, counting 2 reads + 1 write; each result checked exactly against
   torch's x + y first (output poisoned with NaN), then timed twice with
   triton.testing.do_bench (median of CUDA-event timings), then checked again;
-- warm host launch overhead: 10000 back-to-back launches of a one-CTA grid,
-  with torch.cuda.synchronize before and after, divided (and CUDA events);
-  for Swage also split: the same launches through the packed C entry with a
-  buffer packed once (ctypes + C + the driver), the rest being Python;
+- warm host launch overhead of a one-CTA grid, Swage and Triton interleaved
+  over 5 rounds: host time per launch issuing batches of 128 launches (too
+  few to fill the launch queue; the headline, median of the rounds), and
+  wall time of 10000 launches back to back; the grid tuple is computed once
+  for both. For Swage also split: the packed C entry called with a buffer
+  packed once (ctypes + C + the driver), the rest being Python
+  (bench/launch_breakdown.py splits it further);
 - Swage's source-to-PTX compile time on specialisations it has not seen
   (swageKernelCompile + swageKernelEmitPtx), median;
 - first launch (compile + driver JIT + launch + synchronize) in a fresh
@@ -146,43 +149,57 @@ def bandwidth(n, errors):
     return result
 
 
-def launch_overhead(launches, errors):
-    """Warm per-launch cost of a one-CTA launch, host-timed and event-timed."""
+def launch_overhead(launches, errors, rounds=5):
+    """Warm per-launch host cost of a one-CTA vector add, Swage and Triton
+    interleaved over `rounds` rounds (the host's speed drifts: interleaving
+    lets each round compare like with like). Each round measures each
+    variant twice: host time per launch in batches too small to fill the
+    launch queue (enqueue_us, the headline) and wall time of `launches`
+    launches back to back (wall_us). Both variants get the grid as a tuple
+    computed once, as the caller's own arithmetic is no launch overhead."""
     n = BLOCK
     x = torch.rand(n, device="cuda")
     y = torch.rand(n, device="cuda")
     out = torch.empty_like(x)
+    grid = (triton.cdiv(n, BLOCK),)
+
+    def swage(count):
+        for _ in range(count):
+            add_kernel.launch(arguments={"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n},
+                              constexprs={"BLOCK": BLOCK}, grid=grid)
+
+    def triton_launch(count):
+        for _ in range(count):
+            triton_add_kernel[grid](x, y, out, n, BLOCK_SIZE=BLOCK, num_warps=4)
+
+    issuers = {"swage": swage, "triton": triton_launch}
     result = {}
-    for name in ("swage", "triton"):
-        fn = VARIANTS[name]
+    for name, issue in list(issuers.items()):
         try:
-            check(name, fn, x, y, out, x + y)
-            runs = []
-            for _ in range(2):
-                for _ in range(200):
-                    fn(x, y, out, n)
-                torch.cuda.synchronize()
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(
-                    enable_timing=True)
-                t0 = time.perf_counter()
-                start.record()
-                for _ in range(launches):
-                    fn(x, y, out, n)
-                t1 = time.perf_counter()
-                end.record()
-                torch.cuda.synchronize()
-                t2 = time.perf_counter()
-                runs.append({"wall_us": (t2 - t0) / launches * 1e6,
-                             "enqueue_us": (t1 - t0) / launches * 1e6,
-                             "event_us": start.elapsed_time(end) * 1e3 / launches})
-            result[name] = {"launches": launches, "runs": runs,
-                            "us": min(r["wall_us"] for r in runs),
-                            "spread": common.spread([r["wall_us"] for r in runs])}
+            check(name, lambda x, y, out, n, issue=issue: issue(1), x, y, out, x + y)
+            result[name] = {"rounds": []}
         except Exception as e:
             errors.append("launch overhead/%s: %s" % (name, e))
             result[name] = {"error": str(e)}
+            del issuers[name]
+    for _ in range(rounds):
+        for name, issue in issuers.items():
+            result[name]["rounds"].append({
+                "enqueue_us": common.launch_enqueue_us(torch, issue),
+                "wall_us": common.launch_wall_us(torch, issue, launches)})
+    for name in issuers:
+        runs = result[name]["rounds"]
+        enqueue = [r["enqueue_us"] for r in runs]
+        result[name].update(us=statistics.median(enqueue),
+                            wall_us=statistics.median(r["wall_us"] for r in runs),
+                            spread=common.spread(enqueue), launches=launches)
+    if len(issuers) == 2:
+        ratios = [s["enqueue_us"] / t["enqueue_us"]
+                  for s, t in zip(result["swage"]["rounds"], result["triton"]["rounds"])]
+        result["ratio_per_round"] = ratios
+        result["ratio"] = statistics.median(ratios)
     try:
-        split = swage_launch_split(x, y, out, n, launches)
+        split = swage_launch_split(x, y, out, n)
         if split is not None:
             result["swage_c_call"] = split
             if "us" in result.get("swage", {}):
@@ -193,11 +210,12 @@ def launch_overhead(launches, errors):
     return result
 
 
-def swage_launch_split(x, y, out, n, launches):
+def swage_launch_split(x, y, out, n):
     """The same warm launches with no Python argument handling: the packed C
     entry (swageKernelLaunchCudaPacked) called by ctypes with a buffer packed
     once, on the current stream. kernel.launch minus this is the Python part;
-    this is ctypes + Swage's C + the driver (cuLaunchKernel)."""
+    this is ctypes + Swage's C + the driver (cuLaunchKernel).
+    bench/launch_breakdown.py splits it further."""
     launchers = getattr(add_kernel, "_warm", None)
     if not _native.PACKED_LAUNCH or not isinstance(launchers, dict) or not launchers:
         return None
@@ -217,26 +235,19 @@ def swage_launch_split(x, y, out, n, launches):
                          layout.size - _native.LAUNCH_HEADER_SIZE, 0, x.data_ptr(), y.data_ptr(),
                          out.data_ptr(), n)
     launch = _native.cuda_launch_packed
+
+    def issue(count):
+        for _ in range(count):
+            status = launch(buffer, None)
+            if status:
+                _native.raise_last_error(status)
+
     out.fill_(float("nan"))
-    status = launch(buffer, None)
-    if status:
-        _native.raise_last_error(status)
+    issue(1)
     torch.cuda.synchronize()
     torch.testing.assert_close(out, x + y, rtol=0, atol=0)
-    runs = []
-    for _ in range(2):
-        for _ in range(200):
-            launch(buffer, None)
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(launches):
-            launch(buffer, None)
-        t1 = time.perf_counter()
-        torch.cuda.synchronize()
-        t2 = time.perf_counter()
-        runs.append({"wall_us": (t2 - t0) / launches * 1e6,
-                     "enqueue_us": (t1 - t0) / launches * 1e6})
-    return {"launches": launches, "runs": runs, "us": min(r["wall_us"] for r in runs)}
+    enqueue = [common.launch_enqueue_us(torch, issue) for _ in range(3)]
+    return {"enqueue_us_runs": enqueue, "us": statistics.median(enqueue)}
 
 
 COMPILE_SOURCE = '''\
@@ -397,9 +408,11 @@ def report(data):
     lo = data.get("launch_overhead", {})
     s_us, t_us = get(lo, "swage", "us"), get(lo, "triton", "us")
     rows.append(["launch overhead, Triton", fmt(t_us, "us"), "", ""])
+    ratio, ratios = lo.get("ratio"), lo.get("ratio_per_round") or []
     rows.append(["launch overhead, Swage", fmt(s_us, "us"), "<= 1/2 Triton",
-                 verdict(None if not (s_us and t_us) else s_us <= 0.5 * t_us,
-                         "(%.2fx Triton)" % (s_us / t_us) if s_us and t_us else "")])
+                 verdict(None if ratio is None else ratio <= 0.5,
+                         "(%.2fx Triton; rounds %.2f-%.2f)" % (ratio, min(ratios), max(ratios))
+                         if ratio is not None else "")])
     split_us = get(lo, "swage_c_call", "us")
     if split_us is not None:
         rows.append(["  of which ctypes + C + driver", fmt(split_us, "us"), "", ""])
@@ -435,6 +448,8 @@ def main():
     parser.add_argument("--first-launch-repeats", type=int, default=2)
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--table", help="also write the table here")
+    parser.add_argument("--sections", help="run only these sections (comma-separated: bandwidth, "
+                        "launch_overhead, compile, new_specialisation, first_launch)")
     parser.add_argument("--first-launch-child", choices=["swage", "triton"],
                         help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -455,6 +470,12 @@ def main():
         ("new_specialisation", lambda: new_specialisation_first_launch(5, errors)),
         ("first_launch", lambda: first_launch(options.first_launch_repeats, errors)),
     ]
+    if options.sections:
+        wanted = options.sections.split(",")
+        unknown = sorted(set(wanted) - {name for name, _ in sections})
+        if unknown:
+            parser.error("no section %s" % ", ".join(unknown))
+        sections = [(name, run) for name, run in sections if name in wanted]
     for name, run in sections:
         t0 = time.perf_counter()
         try:

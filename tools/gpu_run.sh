@@ -3,9 +3,10 @@
 # environment, a build (gcc), the C unit tests (the CUDA runtime's GPU
 # checks included), the GPU suite (test/gpu; the segment tests in a step of
 # their own, so a GPU fault there cannot fail the others), the CPU suite
-# (test/python), the vector-add benchmark and the segments benchmark. The
-# results land in $OUT (default /tmp/swage-gpu-out): logs.txt (every step's
-# log, in order), vector_add.json, segments.json and segments.png. A failing
+# (test/python), the vector-add benchmark, the launch-overhead breakdown and
+# the segments benchmark. The results land in $OUT (default
+# /tmp/swage-gpu-out): logs.txt (every step's log, in order), vector_add.json,
+# launch_breakdown.json, segments.json and segments.png. A failing
 # step is reported and the others still run; the tables are printed last
 # (the segments table last of all); the exit status is 1 if any step failed.
 # Safe to run again on the same machine (incremental build).
@@ -33,7 +34,7 @@ merge_logs() {
     local name file
     : > "$OUT/logs.txt"
     for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
-                segments_bench segments; do
+                launch_breakdown segments_bench segments; do
         for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
             [ -f "$file" ] || continue
             printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
@@ -109,13 +110,15 @@ run "CPU suite (test/python)" 120 "$LOGS/cpu_tests.log" \
     "$PY" -m pytest -q -rs -p no:cacheprovider test/python
 run "benchmark" 150 "$LOGS/bench.log" \
     "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$LOGS/vector_add.txt"
+run "launch breakdown" 60 "$LOGS/launch_breakdown.log" \
+    "$PY" bench/launch_breakdown.py --json "$OUT/launch_breakdown.json"
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
 run "segments benchmark" 330 "$LOGS/segments_bench.log" \
     "$PY" bench/segments.py --budget-s 260 --json "$OUT/segments.json" \
     --png "$OUT/segments.png" --table "$LOGS/segments.txt"
 
-printf '\n== summary (%ds in all; logs.txt, vector_add.json, segments.json and segments.png in %s)\n' \
+printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json and segments.png in %s)\n' \
     "$(( $(date +%s) - START ))" "$OUT"
 printf '%s\n' "${SUMMARY[@]}"
 awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \

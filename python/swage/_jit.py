@@ -14,8 +14,9 @@ A GPU launch with PyTorch tensors and int/float scalars that has been seen
 before (same argument kinds, tensor dtypes and constexprs) takes the warm
 path instead: code generated for the kernel's parameters (_WarmLauncher)
 makes the same checks on the tensors in straight-line Python and hands one
-packed buffer to swageKernelLaunchCudaPacked, about a microsecond of Python
-where the general path takes tens.
+packed buffer to swageKernelLaunchCudaPacked, about two microseconds of
+Python where the general path takes tens. That generated code becomes the
+kernel's `launch` attribute, so a warm call is one Python frame.
 """
 
 import functools
@@ -107,8 +108,8 @@ class JITFunction:
         # before) run generated straight-line code instead (see _WarmLauncher).
         self._warm_ok = (_native.PACKED_LAUNCH and not self._uses_segments
                          and all(p.type is None for p in self._runtime))
-        self._warm = {}           # argument kinds -> _WarmLauncher
-        self._warm_launch = None  # the launch function of the kinds used last, or None
+        self._warm = {}            # argument kinds -> _WarmLauncher
+        self._warm_attempt = None  # the attempt function of the kinds used last, or None
         functools.update_wrapper(self, fn)
 
     def __repr__(self):
@@ -242,10 +243,18 @@ class JITFunction:
         PyTorch stream of the tensors' device (for __cuda_array_interface__
         objects, their 'stream', else the legacy default stream).
         """
-        warm = self._warm_launch
-        if (warm is not None and not args and executor == "semantic" and schedule == "auto"
-                and unsafe is False and warm(arguments, constexprs, grid)):
+        attempt = self._warm_attempt
+        if (attempt is not None and not args and executor == "semantic" and schedule == "auto"
+                and unsafe is False and attempt(arguments, constexprs, grid)):
             return None
+        return self._launch_general(*args, arguments=arguments, constexprs=constexprs, grid=grid,
+                                    schedule=schedule, unsafe=unsafe, executor=executor)
+
+    def _launch_general(self, *args, arguments=None, constexprs=None, grid=None, schedule="auto",
+                        unsafe=False, executor="semantic"):
+        """launch without the warm path: converts and checks every argument,
+        compiles or finds the specialisation, launches, and (on a GPU) makes
+        the warm path for calls like this one."""
         if args:
             raise TypeError("%s.launch takes keyword arguments only: "
                             "%s.launch(arguments=..., grid=...)" % (self.__name__, self.__name__))
@@ -316,12 +325,17 @@ class JITFunction:
         warm = self._warm.get(kinds)
         if warm is None or warm.torch is not torch:
             warm = _WarmLauncher(self.__name__, [c.name for c in converted],
-                                 [p.name for p in self.params if p.is_constexpr], kinds, torch)
+                                 [p.name for p in self.params if p.is_constexpr], kinds, torch,
+                                 self._launch_general)
             self._warm[kinds] = warm
         key = warm.key(arguments, constexprs)
         if key is not None:
             warm.kernels[key] = kernel
-            self._warm_launch = warm.launch  # the pattern of the latest launch
+            # the pattern of the latest launch: `kernel.launch` is now its
+            # generated entry (an instance attribute over the method), and the
+            # method tries its attempt first (for callers holding the method)
+            self._warm_attempt = warm.attempt
+            self.launch = warm.launch
 
     def _gpu_placement(self, converted, on_gpu, executor):
         """(device ordinal, CUstream as an int) for a launch with GPU
@@ -455,24 +469,37 @@ class _WarmLauncher:
     """Straight-line launch code for one kernel and one pattern of argument
     kinds (each runtime parameter a torch.Tensor, an int or a float),
     generated with exec as Triton generates its launchers: a general launch
-    costs tens of microseconds of Python, this one about a microsecond.
+    costs tens of microseconds of Python, this one about two.
 
-    launch(arguments, constexprs, grid) returns True when it launched, and
-    False -- having done nothing -- when the call is not for it: another
-    argument kind or count, a tensor that is not a contiguous CUDA tensor of
-    the common device, a dtype or constexpr value not seen yet, an int out of
+    Three functions are generated from one body:
+      launch(*args, arguments=None, ..., executor="semantic")
+          the kernel's `launch` itself once this pattern is the latest one
+          (JITFunction._remember_warm makes it an instance attribute, so a
+          call costs no extra frame); a call that is not for it goes to the
+          general path (`general`), which raises the right error or compiles
+          the new specialisation;
+      attempt(arguments, constexprs, grid)
+          the same body for JITFunction.launch (a caller holding the bound
+          method): True when it launched, False -- having done nothing -- when
+          the call is not for it;
+      key(arguments, constexprs)
+          the specialisation key of a call, or None.
+
+    A call is not for it when: other keyword values than the defaults for
+    schedule, unsafe and executor (compared by identity: an equal string
+    that is another object just takes the general path), another argument
+    kind or count, a tensor that is not a contiguous CUDA tensor of the
+    common device, a dtype or constexpr value not seen yet, an int out of
     int32 range, a float out of float32 range, a grid that is not 1 to 3
-    ints in uint32 range (the general path then raises the right error or
-    compiles the new specialisation). Every check of the general path that
-    protects correctness is made on every call: the exact argument names,
-    types and count, CUDA tensors on one device, contiguity, and the
-    specialisation -- tensor dtypes and constexpr values with their types --
-    through `kernels` (with the last one found kept in one tuple, LAST, and
-    compared by identity first). key(arguments, constexprs) gives the
-    specialisation key of a call, or None.
+    ints in uint32 range. Every check of the general path that protects
+    correctness is made on every call: the exact argument names, types and
+    count, CUDA tensors on one device, contiguity, and the specialisation --
+    tensor dtypes and constexpr values with their types -- through `kernels`
+    (with the last one found kept in one tuple, LAST, and compared by
+    identity first).
     """
 
-    def __init__(self, kernel_name, names, constexpr_names, kinds, torch):
+    def __init__(self, kernel_name, names, constexpr_names, kinds, torch, general):
         self.kinds = kinds
         self.torch = torch
         self.kernels = {}  # key -> kernel handle
@@ -482,7 +509,6 @@ class _WarmLauncher:
         checks = {"tensor": "Tensor", "int": "int", "float": "float"}
         lines = []
         emit = lines.append
-        emit("def {name}(arguments, constexprs{grid}):{declare}")
         emit("    if type(arguments) is not dict or len(arguments) != %d:" % len(names))
         emit("        return {fail}")
         emit("    try:")
@@ -518,37 +544,48 @@ class _WarmLauncher:
             emit("        return {fail}")
         for d, t in zip(dtypes, tensors):
             emit("    %s = %s.dtype" % (d, t))
+        checks_text = "\n".join(lines) + "\n"
         key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx])
-        common = "\n".join(lines) + "\n"
-        source = common.format(name="key", grid="", fail="None", declare="")
-        source += "    return %s\n\n" % key
-        source += common.format(name="launch", grid=", grid", fail="False",
-                                declare="\n    global LAST")
-        source += _WARM_GRID
         # the last specialisation found, as one tuple (one load reads it whole,
         # so a thread never mixes two of them)
         last = ["L" + d for d in dtypes] + ["L" + c for c in cx] + ["LT" + c for c in cx]
         same = (["%s is L%s" % (d, d) for d in dtypes]
                 + ["type(%s) is LT%s and %s == L%s" % (c, c, c, c) for c in cx])
-        source += "    %s, kernel = LAST\n" % ", ".join(last)
-        source += "    if not (%s):\n" % " and ".join(same)
-        source += ("        try:\n"
-                   "            kernel = kernels[%s]\n"
-                   "        except (KeyError, TypeError):\n"
-                   "            return False\n"
-                   "        LAST = (%s, kernel)\n"
-                   % (key, ", ".join(dtypes + cx + ["type(%s)" % c for c in cx])))
         values = ", ".join("a%d.data_ptr()" % i if kind == "tensor" else "a%d" % i
                            for i, kind in enumerate(kinds))
-        source += ("    try:\n"
-                   "        buffer = pack(kernel, stream(device), device, g0, g1, g2, "
-                   "PARAMS_SIZE, 0, %s)\n"
-                   "    except (StructError, OverflowError):\n"
-                   "        return False\n"
-                   "    status = native.cuda_launch_packed(buffer, None)\n"
-                   "    if status:\n"
-                   "        native.raise_last_error(status)\n"
-                   "    return True\n" % values)
+        launch_text = (_WARM_GRID
+                       + "    %s, kernel = LAST\n" % ", ".join(last)
+                       + "    if not (%s):\n" % " and ".join(same)
+                       + "        try:\n"
+                         "            kernel = kernels[%s]\n"
+                         "        except (KeyError, TypeError):\n"
+                         "            return {fail}\n"
+                         "        LAST = (%s, kernel)\n"
+                       % (key, ", ".join(dtypes + cx + ["type(%s)" % c for c in cx]))
+                       + "    try:\n"
+                         "        buffer = pack(kernel, stream(device), device, g0, g1, g2, "
+                         "PARAMS_SIZE, 0, %s)\n"
+                         "    except (StructError, OverflowError):\n"
+                         "        return {fail}\n"
+                         "    status = native.cuda_launch_packed(buffer, None)\n"
+                         "    if status:\n"
+                         "        native.raise_last_error(status)\n"
+                         "    return {done}\n" % values)
+        to_general = ("general(*args, arguments=arguments, constexprs=constexprs, grid=grid, "
+                      "schedule=schedule, unsafe=unsafe, executor=executor)")
+        source = ("def key(arguments, constexprs):\n"
+                  + checks_text.format(fail="None")
+                  + "    return %s\n\n" % key)
+        source += ("def attempt(arguments, constexprs, grid):\n"
+                   "    global LAST\n"
+                   + (checks_text + launch_text).format(fail="False", done="True") + "\n")
+        source += ("def launch(*args, arguments=None, constexprs=None, grid=None, "
+                   "schedule=AUTO, unsafe=False, executor=SEMANTIC):\n"
+                   "    global LAST\n"
+                   "    if args or schedule is not AUTO or unsafe is not False "
+                   "or executor is not SEMANTIC:\n"
+                   "        return {fail}\n"
+                   + checks_text + launch_text).format(fail=to_general, done="None")
         types = ["*u8" if kind == "tensor" else "i32" if kind == "int" else "f32"
                  for kind in kinds]
         layout = _native.launch_struct(types)
@@ -558,15 +595,18 @@ class _WarmLauncher:
             "LAST": (_MISSING,) * len(last) + (None,),
             "pack": layout.pack, "PARAMS_SIZE": layout.size - _native.LAUNCH_HEADER_SIZE,
             "stream": raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream),
-            "StructError": struct.error, "native": _native,
+            "StructError": struct.error, "native": _native, "general": general,
+            "AUTO": "auto", "SEMANTIC": "semantic",
         }
         self.source = source
         exec(compile(source, "<swage warm launch of %s>" % kernel_name, "exec"), namespace)
-        self.key, self.launch = namespace["key"], namespace["launch"]
+        self.key, self.attempt, self.launch = namespace["key"], namespace["attempt"], \
+            namespace["launch"]
+        self.launch.__doc__ = JITFunction.launch.__doc__
 
 
-# The grid part of _WarmLauncher.launch: (g0, g1, g2) from an int or a tuple
-# of 1 to 3 ints (bools are not ints here, as in the general path).
+# The grid part of the warm launch: (g0, g1, g2) from an int or a tuple of 1
+# to 3 ints (bools are not ints here, as in the general path).
 _WARM_GRID = """\
     if type(grid) is tuple:
         n = len(grid)
@@ -579,13 +619,13 @@ _WARM_GRID = """\
         elif n == 3:
             g0, g1, g2 = grid
         else:
-            return False
+            return {fail}
     elif type(grid) is int:
         g0, g1, g2 = grid, 1, 1
     else:
-        return False
+        return {fail}
     if type(g0) is not int or type(g1) is not int or type(g2) is not int:
-        return False
+        return {fail}
 """
 
 

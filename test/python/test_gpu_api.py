@@ -403,6 +403,50 @@ def test_warm_launches_take_the_fast_path_with_the_same_arguments(monkeypatch):
     assert rec.calls[-1]["path"] == "warm" and rec.calls[-1]["kernel"] == rec.calls[0]["kernel"]
 
 
+def test_warm_entry_is_the_kernels_launch_and_falls_back_to_the_general_path(monkeypatch):
+    """Once warm, `kernel.launch` is the generated entry itself; a call it
+    cannot take (another executor, unsafe, a positional argument, a bad
+    grid) gets the general path's behaviour, and a caller holding the method
+    from before still takes the warm path."""
+    rec = Recorder(monkeypatch)
+    torch = _fake_torch({0: 0x900})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+
+    @sw.jit
+    def copy_kernel(x_ptr, out_ptr, n, BLOCK: sl.constexpr):
+        offsets = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+        mask = offsets < n
+        sl.store(out_ptr + offsets, sl.load(x_ptr + offsets, mask=mask), mask=mask)
+
+    method = copy_kernel.launch
+    assert "launch" not in vars(copy_kernel)
+    args = {"x_ptr": torch.Tensor(0x1000, 8, ("cuda", 0)),
+            "out_ptr": torch.Tensor(0x2000, 8, ("cuda", 0)), "n": 8}
+    copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1,))
+    entry = vars(copy_kernel).get("launch")
+    assert entry is not None and entry is copy_kernel.launch
+    assert entry.__doc__ == sw.JITFunction.launch.__doc__
+    assert copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1,)) is None
+    method(arguments=args, constexprs={"BLOCK": 64}, grid=(1,))  # the bound method from before
+    assert [c["path"] for c in rec.calls] == ["general", "warm", "warm"]
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        copy_kernel.launch(args)
+    with pytest.raises(ValueError, match="executor must be 'semantic' or 'simt'"):
+        copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1,), executor="gpu")
+    with pytest.raises(TypeError, match="unsafe must be True or False"):
+        copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1,), unsafe=1)
+    with pytest.raises(ValueError, match="schedule="):
+        copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1,), schedule="warp")
+    with pytest.raises((TypeError, ValueError), match="grid"):
+        copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(1, 2, 3, 4))
+    # an equal string that is another object is still the default: the general path takes it
+    auto = "".join(["au", "to"])
+    assert auto == "auto" and auto is not "auto"  # noqa: F632
+    copy_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(2,), schedule=auto)
+    assert [c["path"] for c in rec.calls[3:]] == ["general"]
+    assert rec.calls[-1]["grid"] == [2, 1, 1]
+
+
 @sw.jit
 def scale_by_constexpr(x_ptr, out_ptr, n, BLOCK: sl.constexpr, K: sl.constexpr = 1):
     offsets = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
