@@ -304,7 +304,15 @@ bool ir_eval_binary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_s
     return eval_int_binary(kind, dt, a.i, b.i, &out->i);
 }
 
-static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+/* 1/(1 + e^-x), as e^x/(1 + e^x) below 0 so that no e^-x overflows: the
+ * tiny results for x below about -709 stay (1/(1 + inf) would be 0). */
+static double sigmoid(double x)
+{
+    if (x >= 0)
+        return 1.0 / (1.0 + exp(-x));
+    double e = exp(x);
+    return e / (1.0 + e);
+}
 
 bool ir_eval_unary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar *out)
 {

@@ -26,13 +26,6 @@ static const char *const cmp_predicates[] = {"lt", "le", "gt", "ge", "eq", "ne"}
 #define NUNARY ((int)(sizeof unary_ops / sizeof unary_ops[0]))
 #define NCMP 6
 
-/* Float math with no f64 PTX instruction: a compile error on the GPU. */
-static UNUSED_FN bool gpu_lacks_f64(ir_op_kind op)
-{
-    return op == IR_EXP || op == IR_EXP2 || op == IR_LOG || op == IR_LOG2 || op == IR_SIN ||
-           op == IR_COS || op == IR_SIGMOID;
-}
-
 /* Whether the verifier accepts `op` on dt and the GPU renders it. */
 static UNUSED_FN bool op_applies(ir_op_kind op, ir_dtype dt)
 {
@@ -42,9 +35,7 @@ static UNUSED_FN bool op_applies(ir_op_kind op, ir_dtype dt)
         return false;
     if ((op == IR_SHL || op == IR_SHR) && dt == DT_I1)
         return false;
-    if ((op == IR_NEG || op == IR_ABS) && (dt == DT_I1 || dt == DT_U8))
-        return false;
-    return !(dt == DT_F64 && gpu_lacks_f64(op));
+    return !((op == IR_NEG || op == IR_ABS) && (dt == DT_I1 || dt == DT_U8));
 }
 
 static UNUSED_FN const char *dt_name(ir_dtype dt) { return ir_dtypes[dt].name; }

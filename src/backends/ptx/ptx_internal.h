@@ -52,7 +52,13 @@ typedef struct ptx_emitter {
     const char *smem_name;  /* the shared array's name; NULL without shared memory */
     int smem_bytes;
     ptx_reg smem_base;      /* u32 shared-window address of the array */
+    bool two_over_pi;       /* declare PTX_TWO_OVER_PI (float64 sin/cos use it) */
 } ptx_emitter;
+
+/* The bits of 2/pi that float64 sin/cos reduce huge arguments with: a
+ * module-level .const array of 64-bit words (ptx_ops.c). */
+#define PTX_TWO_OVER_PI "__swage_two_over_pi"
+extern const char ptx_two_over_pi_decl[];
 
 /* ---- emit.c: the driver, registers, labels, templates ------------------- */
 
@@ -68,9 +74,9 @@ void ptx_mov(ptx_emitter *e, ptx_reg dst, ptx_reg src);
 
 /* Instruction templates: PTX text in which `$` names what is filled in.
  *   $d $a $b $c    the result and the operands
- *   $t0..$t9       temporaries of the template's compute class
- *   $p0..$p9       predicates; $r b32, $l b64, $f f32, $e f64, $h b16
- *   $L0..$L9       labels local to this expansion
+ *   $t0..$tf       temporaries of the template's compute class (one hex digit)
+ *   $p0..$pf       predicates; $r b32, $l b64, $f f32, $e f64, $h b16
+ *   $L0..$Lf       labels local to this expansion
  *   $T $B $U       the compute type (s32 s64 f32 f64), its bit type
  *                  (b32 b64) and its unsigned type (u32 u64)
  * Every instruction ends with ';', every label with ':'. */
