@@ -21,8 +21,11 @@ if os.path.join(REPO, "python") not in sys.path:
 
 
 def commit():
-    """The commit under test: `git rev-parse HEAD` (with -dirty when the tree
-    has changes), else $SWAGE_COMMIT, else 'unknown'."""
+    """The commit under test: $SWAGE_COMMIT when set (a copy of the tree whose
+    .git is stale or absent, as on the device machine), else `git rev-parse
+    HEAD` (with -dirty when the tree has changes), else 'unknown'."""
+    if os.environ.get("SWAGE_COMMIT"):
+        return os.environ["SWAGE_COMMIT"]
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True,
                               text=True, timeout=10)
@@ -32,7 +35,7 @@ def commit():
             return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         pass
-    return os.environ.get("SWAGE_COMMIT") or "unknown"
+    return "unknown"
 
 
 def record(benchmark):
