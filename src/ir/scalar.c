@@ -386,7 +386,7 @@ ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a)
 
 /* ---- reductions --------------------------------------------------------- */
 
-static int64_t int_min_of(ir_dtype dt)
+int64_t ir_dtype_min_int(ir_dtype dt)
 {
     switch (dt) {
     case DT_I8: return INT8_MIN;
@@ -396,7 +396,7 @@ static int64_t int_min_of(ir_dtype dt)
     }
 }
 
-static int64_t int_max_of(ir_dtype dt)
+int64_t ir_dtype_max_int(ir_dtype dt)
 {
     switch (dt) {
     case DT_I1: return 1;
@@ -435,13 +435,13 @@ bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out)
         if (fl)
             out->f = -INFINITY;
         else
-            out->i = int_min_of(dt);
+            out->i = ir_dtype_min_int(dt);
         break;
     default:
         if (fl)
             out->f = INFINITY;
         else
-            out->i = int_max_of(dt);
+            out->i = ir_dtype_max_int(dt);
         break;
     }
     return true;

@@ -37,6 +37,10 @@ ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a);
  * sw.mul, "max" -> sw.maximum, "min" -> sw.minimum; IR_OP_COUNT otherwise
  * (also for NULL). */
 ir_op_kind ir_reduce_combine_op(const char *kind);
+/* The smallest and largest value of an integer dtype (i1: 0 and 1). */
+int64_t ir_dtype_min_int(ir_dtype dt);
+int64_t ir_dtype_max_int(ir_dtype dt);
+
 /* Reductions: identity and combine for kind "sum" "max" "min" "prod". */
 bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out);
 bool ir_eval_reduce_combine(const char *kind, ir_dtype dt, ir_scalar acc, ir_scalar x,

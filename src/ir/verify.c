@@ -5,6 +5,7 @@
  * the offending op's location and the walk stops. The rules of segment
  * programs are in verify_segments.c. */
 #include "verify_internal.h"
+#include "ir/scalar.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,8 +112,16 @@ static bool check_constant(verifier *v, const ir_op *op)
         return fail(v, op, "'sw.constant' needs a 'value' attribute (an integer, float or bool)");
     if (is_ptr_elem(r))
         return fail(v, op, "'sw.constant' result type %s is a pointer; constants are numbers", TY(r, a));
-    if (val->kind == ATTR_FLOAT && !ir_dtype_is_float(elem_dtype(r)))
+    ir_dtype dt = elem_dtype(r);
+    if (val->kind == ATTR_FLOAT && !ir_dtype_is_float(dt))
         return fail(v, op, "'sw.constant' has a float value for the integer result type %s", TY(r, a));
+    /* an integer value must already be in its type's canonical range (the
+     * executors and the PTX emitter take it as it is) */
+    if (val->kind == ATTR_INT && !ir_dtype_is_float(dt) && ir_scalar_from_int(dt, val->i).i != val->i)
+        return fail(v, op, "'sw.constant' value %lld is out of range for the result type %s (%s "
+                           "holds %lld..%lld)", (long long)val->i, TY(r, a), ir_dtypes[dt].name,
+                    (long long)ir_dtype_min_int(dt),
+                    (long long)ir_dtype_max_int(dt));
     return true;
 }
 

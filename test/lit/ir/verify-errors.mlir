@@ -533,3 +533,24 @@ func.func @k(%c: i1, %x: f32) {
   }) : (i1) -> f32
   "func.return"() : () -> ()
 }
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.constant' value 300 is out of range for the result type i8 (i8 holds -128..127)
+func.func @k() {
+  %0 = "sw.constant"() {value = 300 : i64} : () -> i8
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.constant' value -1 is out of range for the result type tensor<4xui8> (ui8 holds 0..255)
+func.func @k() {
+  %0 = "sw.constant"() {value = -1 : i64} : () -> tensor<4xui8>
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.constant' value 2147483648 is out of range for the result type i32 (i32 holds -2147483648..2147483647)
+func.func @k() {
+  %0 = "sw.constant"() {value = 2147483648 : i64} : () -> i32
+  "func.return"() : () -> ()
+}
