@@ -210,30 +210,36 @@ def launch_overhead(launches, errors, rounds=5):
     return result
 
 
+def warm_packed_launch(x, y, out, n):
+    """(the _WarmLauncher that took the vector add of x, y, out with
+    BLOCK = BLOCK, its packed launch buffer for a one-CTA grid on the current
+    stream), or (None, None) when no warm launch of it was made."""
+    launchers = getattr(add_kernel, "_warm", None)
+    if not _native.PACKED_LAUNCH or not isinstance(launchers, dict):
+        return None, None
+    arguments = {"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n}
+    for launcher in launchers.values():
+        key = launcher.key(arguments, {"BLOCK": BLOCK})
+        kernel = launcher.kernels.get(key) if key is not None else None
+        if kernel is not None:
+            device = x.get_device()
+            layout = _native.launch_struct(["*f32", "*f32", "*f32", "i32"])
+            buffer = layout.pack(kernel, torch.cuda.current_stream(device).cuda_stream, device,
+                                 1, 1, 1, layout.size - _native.LAUNCH_HEADER_SIZE, 0,
+                                 x.data_ptr(), y.data_ptr(), out.data_ptr(), n)
+            return launcher, buffer
+    return None, None
+
+
 def swage_launch_split(x, y, out, n):
     """The same warm launches with no Python argument handling: the packed C
     entry (swageKernelLaunchCudaPacked) called by ctypes with a buffer packed
     once, on the current stream. kernel.launch minus this is the Python part;
     this is ctypes + Swage's C + the driver (cuLaunchKernel).
     bench/launch_breakdown.py splits it further."""
-    launchers = getattr(add_kernel, "_warm", None)
-    if not _native.PACKED_LAUNCH or not isinstance(launchers, dict) or not launchers:
+    _, buffer = warm_packed_launch(x, y, out, n)
+    if buffer is None:
         return None
-    arguments = {"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": n}
-    constexprs = {"BLOCK": BLOCK}
-    kernel = None
-    for launcher in launchers.values():
-        key = launcher.key(arguments, constexprs)
-        kernel = launcher.kernels.get(key) if key is not None else None
-        if kernel is not None:
-            break
-    if kernel is None:
-        return None
-    device = x.get_device()
-    layout = _native.launch_struct(["*f32", "*f32", "*f32", "i32"])
-    buffer = layout.pack(kernel, torch.cuda.current_stream(device).cuda_stream, device, 1, 1, 1,
-                         layout.size - _native.LAUNCH_HEADER_SIZE, 0, x.data_ptr(), y.data_ptr(),
-                         out.data_ptr(), n)
     launch = _native.cuda_launch_packed
 
     def issue(count):

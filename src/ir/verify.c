@@ -117,11 +117,11 @@ static bool check_constant(verifier *v, const ir_op *op)
         return fail(v, op, "'sw.constant' has a float value for the integer result type %s", TY(r, a));
     /* an integer value must already be in its type's canonical range (the
      * executors and the PTX emitter take it as it is) */
-    if (val->kind == ATTR_INT && !ir_dtype_is_float(dt) && ir_scalar_from_int(dt, val->i).i != val->i)
+    if (val->kind == ATTR_INT && !ir_dtype_is_float(dt) &&
+        (val->i < ir_dtype_min_int(dt) || val->i > ir_dtype_max_int(dt)))
         return fail(v, op, "'sw.constant' value %lld is out of range for the result type %s (%s "
                            "holds %lld..%lld)", (long long)val->i, TY(r, a), ir_dtypes[dt].name,
-                    (long long)ir_dtype_min_int(dt),
-                    (long long)ir_dtype_max_int(dt));
+                    (long long)ir_dtype_min_int(dt), (long long)ir_dtype_max_int(dt));
     return true;
 }
 
