@@ -96,18 +96,20 @@ const char *swageKernelName(const swage_kernel *kernel);                /* borro
  * the launch's `args`: constexprs are not counted) returned here; -1 for an
  * ordinary grid program. Every launch checks that the grid is (n, 1, 1);
  * GPU and CPU SIMT launches also check that the offsets argument is a
- * buffer of at least one element and that n <= its elements - 1, so no
- * program reads offsets past their end. The offsets' values are the
+ * buffer of at least one element and that n is its elements - 1 (or 0:
+ * nothing runs), since they run a schedule over every segment
+ * (swageKernelLaunchCuda the forced CTA schedule, unchecked and with no
+ * scratch; swageKernelLaunchSegmentsCuda runs any schedule). The offsets' values are the
  * caller's to check (docs/segments.md, "Offsets"): the GPU code clamps each
  * segment to the lengths of the buffers it reads and writes segments of,
  * so bad offsets never make it access memory outside them. */
 int swageKernelSegmentOffsetsParam(const swage_kernel *kernel);
-/* The GPU schedule of a segment program takes hidden i64 parameters after
- * the runtime ones: the element counts of the buffers it reads or writes
- * segments of. swageKernelLaunchCuda and swageKernelLaunchCpuSimt fill them
+/* The task kernels of a segment program take hidden parameters after the
+ * runtime ones (docs/schedules.md), first the i64 element counts of the
+ * buffers it reads or writes segments of; the launch functions fill them
  * from the BUFFER arguments' nelems. Their number (0 for grid programs),
- * and for hidden parameter i the runtime argument whose nelems it holds
- * (-1 when i is out of range). */
+ * and for hidden count i the runtime argument whose nelems it holds (-1
+ * when i is out of range). */
 int swageKernelNumHiddenParams(const swage_kernel *kernel);
 int swageKernelHiddenParamSource(const swage_kernel *kernel, int index);
 
@@ -116,12 +118,31 @@ typedef enum swage_stage {
     SWAGE_STAGE_SOURCE = 0,   /* straight out of the frontend (specialised, unoptimised) */
     SWAGE_STAGE_SEMANTIC = 1, /* after the default pass pipeline: what the CPU executor runs */
     SWAGE_STAGE_SIMT = 2,     /* one CTA's per-thread program (docs/simt.md): what PTX is printed from */
+    SWAGE_STAGE_PLAN = 3,     /* segment programs: the task kernels of a schedule (docs/schedules.md) */
 } swage_stage;
+
+/* How a segment program's segments become tasks (docs/schedules.md). AUTO
+ * picks per segment from the real lengths; the others force one policy. */
+typedef enum swage_schedule {
+    SWAGE_SCHEDULE_AUTO = 0,
+    SWAGE_SCHEDULE_SUBWARP = 1,    /* every segment on a group of 1..16 lanes (long ones streamed) */
+    SWAGE_SCHEDULE_WARP = 2,       /* every segment on one warp */
+    SWAGE_SCHEDULE_CTA = 3,        /* every segment on one CTA */
+    SWAGE_SCHEDULE_SPLIT = 4,      /* every segment cut into chunks on many CTAs, then merged */
+    SWAGE_SCHEDULE_PERSISTENT = 5, /* every segment classified into lists that persistent kernels run */
+} swage_schedule;
+
+/* "auto", "subwarp", ...; NULL for an unknown value. Static. */
+const char *swageScheduleName(int schedule);
 
 /* The IR of `stage` as MLIR text (with loc(...) on every op when
  * `locations` is nonzero). The caller frees *text with swageFree. */
 swage_status swageKernelEmitMlir(const swage_kernel *kernel, swage_stage stage, int locations,
                                  char **text, swage_error **error);
+/* The same for one schedule of a segment program (SIMT and PLAN stages;
+ * grid programs take SWAGE_SCHEDULE_AUTO only). */
+swage_status swageKernelEmitMlirSchedule(const swage_kernel *kernel, swage_stage stage, int schedule,
+                                         int locations, char **text, swage_error **error);
 
 /* ---- CPU execution ----------------------------------------------------- */
 
@@ -147,8 +168,9 @@ swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid
                                   const swage_arg *args, int nargs, swage_error **error);
 
 /* Runs the kernel's SIMT form (the program the GPU runs, lowered to threads,
- * shuffles, barriers and shared memory; for a segment program, its
- * one-CTA-per-segment schedule) on the CPU SIMT executor. Same arguments
+ * shuffles, barriers and shared memory; for a segment program, the task
+ * kernels of its automatic schedule, unchecked: see
+ * swageKernelLaunchSegmentsCpuSimt) on the CPU SIMT executor. Same arguments
  * and guarantees as swageKernelLaunchCpu; results agree with it exactly for
  * integers and within float rounding for float reductions. A segment
  * program's offset values are not checked here: the schedule clamps them,
@@ -162,6 +184,50 @@ swage_status swageKernelLaunchCpuSimt(const swage_kernel *kernel, const int64_t 
  * frees *text with swageFree. Needs no GPU. */
 swage_status swageKernelEmitPtx(const swage_kernel *kernel, int sm, char **text,
                                 swage_error **error);
+
+/* The PTX of one schedule of a segment program: every task kernel of the
+ * schedule as an .entry of one module. */
+swage_status swageKernelEmitPtxSchedule(const swage_kernel *kernel, int schedule, int sm, char **text,
+                                        swage_error **error);
+
+/* ---- segment programs: scheduled launches -------------------------------------
+ *
+ * A segment program runs as the task kernels of a schedule (docs/schedules.md):
+ * a direct kernel over the segments (which may classify long ones into lists),
+ * persistent kernels over the lists, split kernels for the longest segments.
+ * They share one scratch allocation, which the caller provides (from its
+ * framework's allocator): its size depends on the schedule, the device and
+ * the sizes of the arguments, never on the offsets' values, and is
+ * O(segments + elements / tile). Launches are asynchronous on `stream`.
+ *
+ * `check` (0 or 1) asks the direct kernel to check the offsets (start >= 0,
+ * never decreasing, end within every segment buffer); a launch with check
+ * then waits for the stream and sets *bad to 1 when they are not valid
+ * (the kernels still ran, clamping every segment to the buffers, so
+ * outputs may have been written; nothing outside the buffers was touched).
+ * Without check nothing waits: the launch can be captured in a CUDA graph. */
+swage_status swageKernelSegmentScratchBytes(const swage_kernel *kernel, int device, int schedule,
+                                            const swage_arg *args, int nargs, size_t *bytes,
+                                            swage_error **error);
+swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *kernel, int device, void *stream,
+                                           int schedule, const swage_arg *args, int nargs,
+                                           uint64_t scratch, size_t scratch_bytes, int check, int *bad,
+                                           swage_error **error);
+/* The same schedule's task kernels on the CPU SIMT executor (scratch in
+ * host memory, allocated here), synchronously. */
+swage_status swageKernelLaunchSegmentsCpuSimt(const swage_kernel *kernel, int schedule,
+                                              const swage_arg *args, int nargs, int check, int *bad,
+                                              swage_error **error);
+/* What a launch with these arguments would do, for a person: the schedule's
+ * policies and thresholds, per policy the segments, elements and tasks it
+ * gets (from `offsets`, the launch's offsets in host memory as int64, or
+ * NULL to leave the classification out), the launches in order with the
+ * bytes each moves, and the time those bytes take at `bandwidth` GB/s (0: no
+ * prediction). `device` -1 plans for the CPU SIMT executor. The caller
+ * frees *text with swageFree. */
+swage_status swageKernelPlanText(const swage_kernel *kernel, int device, int schedule,
+                                 const swage_arg *args, int nargs, const int64_t *offsets,
+                                 double bandwidth, char **text, swage_error **error);
 
 /* 1 when a CUDA driver (libcuda.so.1) loads and has at least one device. */
 int swageCudaAvailable(void);
@@ -177,6 +243,12 @@ swage_status swageCudaStatus(swage_error **error);
  * device memory. */
 swage_status swageCudaCopyToHost(int device, void *stream, void *host, uint64_t source,
                                  size_t bytes, swage_error **error);
+
+/* Device memory for bindings without an allocator of their own (a segment
+ * launch's scratch): synchronous cuMemAlloc / cuMemFree in the device's
+ * primary context. */
+swage_status swageCudaAlloc(int device, size_t bytes, uint64_t *ptr, swage_error **error);
+swage_status swageCudaFree(int device, uint64_t ptr, swage_error **error);
 
 /* Launches the kernel on CUDA device `device` (its primary context),
  * asynchronously on `stream` (a CUstream; NULL for the legacy default

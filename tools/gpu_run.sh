@@ -13,6 +13,12 @@
 #
 #   tools/gpu_run.sh                 # on the GPU machine, from anywhere
 #   SWAGE_COMMIT=<sha> tools/gpu_run.sh   # names the commit where .git is absent
+#   SWAGE_GPU_STEPS=unit,segments,sanitize,segbench tools/gpu_run.sh
+#       # only these steps (the build always runs); all of them by default:
+#       # unit gpu segments cpu vecadd launch sanitize segbench
+#
+# The sanitize step runs every schedule of a few segment programs
+# (tools/gpu_sanitize.py) under compute-sanitizer's memcheck and racecheck.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,7 +40,7 @@ merge_logs() {
     local name file
     : > "$OUT/logs.txt"
     for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
-                launch_breakdown segments_bench segments; do
+                launch_breakdown memcheck racecheck segments_bench segments; do
         for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
             [ -f "$file" ] || continue
             printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
@@ -100,23 +106,34 @@ if [ ! -f "$SWAGE_LIB" ]; then
     printf '\n== summary\n'; printf '%s\n' "${SUMMARY[@]}"
     exit 1
 fi
-run "C unit tests" 90 "$LOGS/unit.log" bash -c unit_tests
-run "GPU suite (test/gpu)" 150 "$LOGS/gpu_tests.log" \
+STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,segbench},"
+want() { [[ "$STEPS" == *",$1,"* ]]; }
+SANITIZER="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
+
+want unit && run "C unit tests" 90 "$LOGS/unit.log" bash -c unit_tests
+want gpu && run "GPU suite (test/gpu)" 150 "$LOGS/gpu_tests.log" \
     "$PY" -m pytest -q -rs -p no:cacheprovider --durations=8 \
     --ignore=test/gpu/test_segments_gpu.py test/gpu
-run "GPU segments suite" 150 "$LOGS/gpu_segments.log" \
-    "$PY" -m pytest -q -rs -p no:cacheprovider --durations=5 test/gpu/test_segments_gpu.py
-run "CPU suite (test/python)" 120 "$LOGS/cpu_tests.log" \
+want segments && run "GPU segments suite" "${SWAGE_GPU_SEGMENTS_LIMIT:-240}" "$LOGS/gpu_segments.log" \
+    "$PY" -m pytest -q -rs -p no:cacheprovider --durations=8 test/gpu/test_segments_gpu.py
+want cpu && run "CPU suite (test/python)" 200 "$LOGS/cpu_tests.log" \
     "$PY" -m pytest -q -rs -p no:cacheprovider test/python
-run "benchmark" 150 "$LOGS/bench.log" \
+want vecadd && run "benchmark" 150 "$LOGS/bench.log" \
     "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$LOGS/vector_add.txt"
-run "launch breakdown" 60 "$LOGS/launch_breakdown.log" \
+want launch && run "launch breakdown" 60 "$LOGS/launch_breakdown.log" \
     "$PY" bench/launch_breakdown.py --json "$OUT/launch_breakdown.json"
+if want sanitize; then
+    run "memcheck (schedules)" 240 "$LOGS/memcheck.log" \
+        "$SANITIZER" --tool memcheck --report-api-errors no --error-exitcode 1 "$PY" tools/gpu_sanitize.py
+    run "racecheck (schedules)" 240 "$LOGS/racecheck.log" \
+        env SWAGE_SANITIZE_N=8192 "$SANITIZER" --tool racecheck --report-api-errors no --error-exitcode 1 "$PY" tools/gpu_sanitize.py
+fi
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
-run "segments benchmark" 330 "$LOGS/segments_bench.log" \
-    "$PY" bench/segments.py --budget-s 260 --json "$OUT/segments.json" \
-    --png "$OUT/segments.png" --table "$LOGS/segments.txt"
+want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + 70 ))" \
+    "$LOGS/segments_bench.log" \
+    "$PY" bench/segments.py --budget-s "${SWAGE_SEGBENCH_BUDGET:-260}" --json "$OUT/segments.json" \
+    --png "$OUT/segments.png" --table "$LOGS/segments.txt" ${SWAGE_SEGBENCH_ARGS:-}
 
 printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json and segments.png in %s)\n' \
     "$(( $(date +%s) - START ))" "$OUT"

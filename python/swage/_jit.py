@@ -36,7 +36,7 @@ _MISSING = object()
 _SEGMENT_BUILTINS = frozenset(
     ["segment_id", "segment", "load_segment", "store_segment", "segment_length"])
 _GRID_MAX = (1 << 31) - 1  # program ids are int32
-_SCHEDULES = ("auto",)
+_SCHEDULES = _native.SCHEDULES
 _EXECUTORS = ("semantic", "simt")
 _POINTER_TEXT = re.compile(r"^(?:[A-Za-z_]\w*\.)*pointer\(\s*(?:[A-Za-z_]\w*\.)*(\w+)\s*\)$")
 
@@ -263,9 +263,7 @@ class JITFunction:
                             "%s.launch(arguments=..., grid=...)" % (self.__name__, self.__name__))
         converted = self._convert_arguments(arguments)
         constexpr_text = self._constexpr_text(constexprs)
-        if schedule not in _SCHEDULES:
-            raise ValueError("schedule=%r is not available in this build; use schedule='auto' "
-                             "(forced schedules come with the segment schedules)" % (schedule,))
+        self._check_schedule(schedule)
         if not isinstance(unsafe, bool):
             raise TypeError("unsafe must be True or False, not %r" % (unsafe,))
         if executor not in _EXECUTORS:
@@ -275,27 +273,62 @@ class JITFunction:
         signature = ",".join("%s=%s" % (c.name, c.type) for c in converted)
         kernel = self._compile(signature, constexpr_text)
         segment = _native.segment_launch_facts(kernel)
-        if segment is not None:
-            if grid is not None:
-                raise TypeError("%s is a segment program: segment programs derive their grid from "
-                                "the offsets; leave grid out" % self.__name__)
-            grid3 = _offsets.segment_grid(self.__name__, segment, converted, arguments, unsafe,
-                                          device, stream)
-            if grid3 is None:
-                return None  # no segments: nothing to run
-        else:
-            grid3 = self._grid(grid)
         # `converted` keeps every buffer alive until the call returns; on the
         # GPU the caller's tensors must outlive the kernel, as with any
         # asynchronous launch.
         args = [c.to_arg() for c in converted]
+        if segment is not None:
+            if grid is not None:
+                raise TypeError("%s is a segment program: segment programs derive their grid from "
+                                "the offsets; leave grid out" % self.__name__)
+            self._launch_segments(kernel, segment, converted, arguments, args, on_gpu, device,
+                                  stream, schedule, unsafe, executor)
+            return None
+        if schedule != "auto":
+            raise ValueError("%s is a grid program: schedule=%r applies to segment programs only "
+                             "(a grid program runs its grid as given)" % (self.__name__, schedule))
+        grid3 = self._grid(grid)
         if on_gpu:
             _native.launch_cuda(kernel, device, stream, grid3, args)
-            if self._warm_ok and segment is None:
+            if self._warm_ok:
                 self._remember_warm(arguments, constexprs, converted, kernel)
         else:
             _native.launch_cpu(kernel, grid3, args, executor)
         return None
+
+    def _launch_segments(self, kernel, facts, converted, arguments, args, on_gpu, device, stream,
+                         schedule, unsafe, executor):
+        """A segment program's launch (docs/schedules.md): on the GPU the
+        schedule's task kernels, with the offsets check fused into the first
+        of them unless unsafe=True; on the CPU the oracle, or with
+        executor="simt" the same task kernels on the SIMT executor."""
+        segments = _offsets.segment_count(self.__name__, facts, converted, arguments)
+        if not on_gpu and executor == "semantic" and schedule != "auto":
+            raise ValueError("schedule=%r needs executor='simt' on the CPU: the semantic executor "
+                             "is the reference and runs every segment on its own, without a "
+                             "schedule" % (schedule,))
+        if segments == 0:
+            return  # no segments: nothing to run
+        if not on_gpu:
+            if not unsafe:
+                _offsets.check_host(self.__name__, facts, converted, arguments)
+            if executor == "semantic":
+                _native.launch_cpu(kernel, [segments, 1, 1], args, executor)
+                return
+            if _native.launch_segments_simt(kernel, schedule, args, not unsafe):
+                raise RuntimeError("swage internal error: the offsets of %s passed the host check "
+                                   "but the schedule's check flagged them" % self.__name__)
+            return
+        nbytes = _native.segment_scratch_bytes(kernel, device, schedule, args)
+        scratch = _Scratch(on_gpu, device, stream, nbytes)
+        try:
+            bad = _native.launch_segments_cuda(kernel, device, stream, schedule, args,
+                                               scratch.address, nbytes, not unsafe)
+        finally:
+            scratch.release()
+        if bad:
+            raise ValueError(_offsets.describe_device(self.__name__, facts, converted, arguments,
+                                                      device, stream))
 
     # ---- warm GPU launches ------------------------------------------------------
 
@@ -422,29 +455,83 @@ class JITFunction:
         return self._compile(text, self._constexpr_text(constexprs))
 
     def emit_mlir(self, *, signature=None, arguments=None, constexprs=None, stage="semantic",
-                  locations=False):
+                  locations=False, schedule="auto"):
         """The kernel's IR as MLIR text.
 
         signature: {name: "*f32" | sl.float32 | sl.pointer(sl.float32)} or
         "x_ptr=*f32,n=i32"; or arguments= to derive it from real arguments.
         stage: "source" (straight from the frontend), "semantic" (after the
-        default passes) or "simt" (one CTA's per-thread program, what the PTX
-        is printed from). locations=True appends loc("file":line:col).
+        default passes), "plan" (a segment program's task kernels for
+        `schedule`, docs/schedules.md) or "simt" (the per-thread programs
+        the PTX is printed from; for a segment program, of `schedule`).
+        locations=True appends loc("file":line:col).
         """
         if stage not in _native.STAGES:
             raise ValueError("stage must be one of %s, not %r"
                              % (", ".join(repr(s) for s in _native.STAGES), stage))
+        self._check_schedule(schedule)
         kernel = self._specialise("emit_mlir", signature, arguments, constexprs)
-        return _native.emit_mlir(kernel, stage, bool(locations))
+        return _native.emit_mlir(kernel, stage, bool(locations), schedule)
 
-    def emit_ptx(self, *, signature=None, arguments=None, constexprs=None, sm=90):
+    def emit_ptx(self, *, signature=None, arguments=None, constexprs=None, sm=90,
+                 schedule="auto"):
         """The kernel as PTX text for compute capability ``sm`` (90 for sm_90,
-        80 for sm_80). Needs no GPU. signature/arguments/constexprs as for
-        emit_mlir."""
+        80 for sm_80); for a segment program, every task kernel of
+        `schedule` as an entry of one module. Needs no GPU.
+        signature/arguments/constexprs as for emit_mlir."""
         if isinstance(sm, bool) or not isinstance(sm, int):
             raise TypeError("sm must be an int such as 90 (for sm_90), not %r" % (sm,))
+        self._check_schedule(schedule)
         kernel = self._specialise("emit_ptx", signature, arguments, constexprs)
-        return _native.emit_ptx(kernel, sm)
+        return _native.emit_ptx(kernel, sm, schedule)
+
+    def plan(self, *, arguments, constexprs=None, schedule="auto", bandwidth=None):
+        """What a launch of this segment program with these arguments does,
+        as a Plan (print it): the schedule's policies and thresholds, how
+        many segments, elements and tasks each policy gets, the launches in
+        order with the bytes each moves, and -- with bandwidth= in GB/s --
+        the time those bytes take. Reads the offsets (a copy to the host for
+        GPU arrays); runs nothing. On the GPU the plan is the one the device
+        would run; on the CPU, the SIMT executor's."""
+        self._check_schedule(schedule)
+        if bandwidth is not None and (isinstance(bandwidth, bool)
+                                      or not isinstance(bandwidth, (int, float)) or bandwidth <= 0):
+            raise ValueError("bandwidth must be a positive number of GB/s, not %r" % (bandwidth,))
+        converted = self._convert_arguments(arguments)
+        on_gpu = [c for c in converted if c.device == "cuda"]
+        device, stream = self._gpu_placement(converted, on_gpu, "semantic") if on_gpu else (-1, 0)
+        signature = ",".join("%s=%s" % (c.name, c.type) for c in converted)
+        kernel = self._compile(signature, self._constexpr_text(constexprs))
+        facts = _native.segment_launch_facts(kernel)
+        if facts is None:
+            raise TypeError("%s is a grid program: only segment programs have a plan"
+                            % self.__name__)
+        segments = _offsets.segment_count(self.__name__, facts, converted, arguments)
+        offsets = _offsets.host_values(converted[facts[0]], device, stream)
+        args = [c.to_arg() for c in converted]
+        text = _native.plan_text(kernel, device, schedule, args, offsets, bandwidth)
+        return Plan(text, schedule, segments)
+
+    def _check_schedule(self, schedule):
+        if not isinstance(schedule, str) or schedule not in _SCHEDULES:
+            raise ValueError("schedule must be one of %s, not %r"
+                             % (", ".join(repr(s) for s in _SCHEDULES), schedule))
+
+
+class Plan:
+    """A segment program's plan for one launch (JITFunction.plan): str() is
+    the report; .schedule and .segments say what it was made for."""
+
+    __slots__ = ("text", "schedule", "segments")
+
+    def __init__(self, text, schedule, segments):
+        self.text, self.schedule, self.segments = text, schedule, segments
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return "<swage plan, schedule %r, %d segments>" % (self.schedule, self.segments)
 
 
 def _warm_constexprs_ok(constexprs):
@@ -627,6 +714,33 @@ _WARM_GRID = """\
     if type(g0) is not int or type(g1) is not int or type(g2) is not int:
         return {fail}
 """
+
+
+class _Scratch:
+    """Device memory for a segment launch's scratch: from PyTorch's caching
+    allocator when an argument is a PyTorch tensor (stream-ordered, so it is
+    free again for later work on the same stream as soon as this call
+    drops it), else allocated through the driver and freed after the
+    launch's stream has finished."""
+
+    __slots__ = ("tensor", "address", "device", "stream", "owned")
+
+    def __init__(self, on_gpu, device, stream, nbytes):
+        self.tensor, self.owned, self.device, self.stream = None, 0, device, stream
+        torch = sys.modules.get("torch")
+        if torch is not None and any(c.origin == "torch" for c in on_gpu):
+            self.tensor = torch.empty(max(nbytes, 16), dtype=torch.uint8,
+                                      device=torch.device("cuda", device))
+            self.address = self.tensor.data_ptr()
+        else:
+            self.address = self.owned = _native.cuda_alloc(device, max(nbytes, 16))
+
+    def release(self):
+        self.tensor = None
+        if self.owned:
+            _native.cuda_copy_to_host(self.device, self.stream, self.owned, 0)  # waits for the stream
+            _native.cuda_free(self.device, self.owned)
+            self.owned = 0
 
 
 def _current_torch_device():

@@ -29,7 +29,7 @@ ARG_INT = 1
 ARG_FLOAT = 2
 
 # swage_stage
-STAGES = {"source": 0, "semantic": 1, "simt": 2}
+STAGES = {"source": 0, "semantic": 1, "simt": 2, "plan": 3}
 
 
 class CompileError(Exception):
@@ -134,6 +134,33 @@ _declare("swageKernelEmitMlir", _c_status,
 _declare("swageKernelLaunchCpu", _c_status,
          [_KernelPtr, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(Arg), ctypes.c_int,
           ctypes.POINTER(_ErrorPtr)])
+# scheduled segment launches (docs/schedules.md)
+_declare("swageKernelEmitMlirSchedule", _c_status,
+         [_KernelPtr, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+          ctypes.POINTER(_ErrorPtr)])
+_declare("swageKernelEmitPtxSchedule", _c_status,
+         [_KernelPtr, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+          ctypes.POINTER(_ErrorPtr)])
+_declare("swageKernelSegmentScratchBytes", _c_status,
+         [_KernelPtr, ctypes.c_int, ctypes.c_int, ctypes.POINTER(Arg), ctypes.c_int,
+          ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_ErrorPtr)])
+_declare("swageKernelLaunchSegmentsCuda", _c_status,
+         [_KernelPtr, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(Arg), ctypes.c_int,
+          ctypes.c_uint64, ctypes.c_size_t, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
+          ctypes.POINTER(_ErrorPtr)])
+_declare("swageKernelLaunchSegmentsCpuSimt", _c_status,
+         [_KernelPtr, ctypes.c_int, ctypes.POINTER(Arg), ctypes.c_int, ctypes.c_int,
+          ctypes.POINTER(ctypes.c_int), ctypes.POINTER(_ErrorPtr)])
+_declare("swageKernelPlanText", _c_status,
+         [_KernelPtr, ctypes.c_int, ctypes.c_int, ctypes.POINTER(Arg), ctypes.c_int,
+          ctypes.POINTER(ctypes.c_int64), ctypes.c_double, ctypes.POINTER(ctypes.c_void_p),
+          ctypes.POINTER(_ErrorPtr)])
+_declare("swageCudaAlloc", _c_status,
+         [ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(_ErrorPtr)])
+_declare("swageCudaFree", _c_status, [ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(_ErrorPtr)])
+
+# The schedules of segment programs, in the C library's order (swage_schedule).
+SCHEDULES = ("auto", "subwarp", "warp", "cta", "split", "persistent")
 
 
 
@@ -274,12 +301,81 @@ def cuda_copy_to_host(device, stream, address, nbytes):
     return host.raw[:nbytes]
 
 
-def emit_mlir(kernel, stage, locations):
+def emit_mlir(kernel, stage, locations, schedule="auto"):
     text = ctypes.c_void_p()
     error = _ErrorPtr()
-    status = lib.swageKernelEmitMlir(kernel, STAGES[stage], 1 if locations else 0,
-                                     ctypes.byref(text), ctypes.byref(error))
+    status = lib.swageKernelEmitMlirSchedule(kernel, STAGES[stage], SCHEDULES.index(schedule),
+                                             1 if locations else 0, ctypes.byref(text),
+                                             ctypes.byref(error))
     return _take_text(status, text, error)
+
+
+def _c_args(args):
+    return (Arg * max(len(args), 1))(*args)
+
+
+def _check(status, error):
+    if status != OK:
+        raise_error(status, error)
+
+
+def segment_scratch_bytes(kernel, device, schedule, args):
+    """Bytes of scratch a scheduled launch with these arguments needs
+    (device -1: the CPU SIMT executor)."""
+    size = ctypes.c_size_t()
+    error = _ErrorPtr()
+    _check(lib.swageKernelSegmentScratchBytes(kernel, device, SCHEDULES.index(schedule),
+                                              _c_args(args), len(args), ctypes.byref(size),
+                                              ctypes.byref(error)), error)
+    return size.value
+
+
+def launch_segments_cuda(kernel, device, stream, schedule, args, scratch, scratch_bytes, check):
+    """Launches the schedule's task kernels on `stream`; with check, waits and
+    returns whether the offsets were bad (else False, without waiting)."""
+    bad = ctypes.c_int(0)
+    error = _ErrorPtr()
+    _check(lib.swageKernelLaunchSegmentsCuda(kernel, device, stream or None,
+                                             SCHEDULES.index(schedule), _c_args(args), len(args),
+                                             scratch, scratch_bytes, 1 if check else 0,
+                                             ctypes.byref(bad), ctypes.byref(error)), error)
+    return bool(bad.value)
+
+
+def launch_segments_simt(kernel, schedule, args, check):
+    """The schedule's task kernels on the CPU SIMT executor; returns whether
+    the in-kernel offsets check flagged them (with check)."""
+    bad = ctypes.c_int(0)
+    error = _ErrorPtr()
+    _check(lib.swageKernelLaunchSegmentsCpuSimt(kernel, SCHEDULES.index(schedule), _c_args(args),
+                                                len(args), 1 if check else 0, ctypes.byref(bad),
+                                                ctypes.byref(error)), error)
+    return bool(bad.value)
+
+
+def plan_text(kernel, device, schedule, args, offsets, bandwidth):
+    """The plan of a launch as text (offsets: host int64 values or None)."""
+    text = ctypes.c_void_p()
+    error = _ErrorPtr()
+    c_offsets = None
+    if offsets is not None:
+        c_offsets = (ctypes.c_int64 * max(len(offsets), 1))(*[int(x) for x in offsets])
+    status = lib.swageKernelPlanText(kernel, device, SCHEDULES.index(schedule), _c_args(args),
+                                     len(args), c_offsets, float(bandwidth or 0), ctypes.byref(text),
+                                     ctypes.byref(error))
+    return _take_text(status, text, error)
+
+
+def cuda_alloc(device, nbytes):
+    ptr = ctypes.c_uint64()
+    error = _ErrorPtr()
+    _check(lib.swageCudaAlloc(device, nbytes, ctypes.byref(ptr), ctypes.byref(error)), error)
+    return ptr.value
+
+
+def cuda_free(device, ptr):
+    error = _ErrorPtr()
+    _check(lib.swageCudaFree(device, ptr, ctypes.byref(error)), error)
 
 
 def _take_text(status, text, error):
@@ -306,12 +402,13 @@ def launch_cpu(kernel, grid, args, executor="semantic"):
         raise_error(status, error)
 
 
-def emit_ptx(kernel, sm):
-    """swageKernelEmitPtx: the kernel's PTX for compute capability `sm` (90: sm_90)."""
-    fn = _require("swageKernelEmitPtx")
+def emit_ptx(kernel, sm, schedule="auto"):
+    """The kernel's PTX for compute capability `sm` (90: sm_90); for a
+    segment program, every task kernel of `schedule`."""
     text = ctypes.c_void_p()
     error = _ErrorPtr()
-    status = fn(kernel, sm, ctypes.byref(text), ctypes.byref(error))
+    status = lib.swageKernelEmitPtxSchedule(kernel, SCHEDULES.index(schedule), sm, ctypes.byref(text),
+                                            ctypes.byref(error))
     return _take_text(status, text, error)
 
 

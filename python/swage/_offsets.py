@@ -1,18 +1,16 @@
-"""Launching segment programs: the grid from the offsets, and the default
-offsets check (docs/segments.md, "Offsets").
+"""Launching segment programs: the number of segments, and the offsets
+check (docs/segments.md, "Offsets").
 
-A segment program runs one program per segment, so its grid is
-(len(offsets) - 1, 1, 1). Before a launch, unless unsafe=True, the offsets
-are checked once: they start at >= 0, never decrease, and end at <= the
-length of every buffer the kernel reads or writes segments of. The check
-reads the offsets where they are: NumPy (or the standard library) for host
-arrays; one fused PyTorch expression and a single host synchronisation for
-CUDA tensors; a copy to the host through the CUDA driver for other
-__cuda_array_interface__ objects. The first bad segment is looked for only
-once the check has failed, and the ValueError names the argument, the
-segment and the buffer. With unsafe=True nothing is read (no host
-synchronisation) and the generated code clamps each segment to the buffers
-instead.
+A segment program runs one task per segment, so its size is len(offsets)
+- 1. Before a CPU launch, unless unsafe=True, the offsets are checked here,
+once: they start at >= 0, never decrease, and end at <= the length of every
+buffer the kernel reads or writes segments of (NumPy or the standard
+library). On a GPU the same check runs inside the schedule's first kernel
+(one host synchronisation at the end of the launch); when it fails, the
+offsets are copied to the host to find the first bad segment. Either way the
+ValueError names the argument, the segment and the buffer. With unsafe=True
+nothing is checked and nothing waits, and the generated code clamps each
+segment to the buffers instead.
 """
 
 import ctypes
@@ -24,12 +22,12 @@ _GRID_MAX = (1 << 31) - 1  # program ids are int32
 _OFFSET_TYPES = {"*i32": (ctypes.c_int32, "i", 4), "*i64": (ctypes.c_int64, "q", 8)}
 
 
-def segment_grid(kernel_name, facts, converted, arguments, unsafe, device=None, stream=0):
-    """The launch grid [segments, 1, 1] of a segment program, or None when
-    there are no segments (nothing to run). facts is
-    _native.segment_launch_facts(kernel); converted the _args.Converted
-    arguments; arguments the caller's dict (for the arrays' shapes)."""
-    offsets_index, buffers = facts
+def segment_count(kernel_name, facts, converted, arguments):
+    """The number of segments of a segment program's launch, after checking
+    that its offsets argument is a 1-D int32/int64 array of at least one
+    element. facts is _native.segment_launch_facts(kernel); converted the
+    _args.Converted arguments; arguments the caller's dict (for shapes)."""
+    offsets_index, _ = facts
     offsets = converted[offsets_index]
     name = offsets.name
     what = "argument %r of %s holds the segment offsets" % (name, kernel_name)
@@ -48,12 +46,44 @@ def segment_grid(kernel_name, facts, converted, arguments, unsafe, device=None, 
     if segments > _GRID_MAX:
         raise ValueError("%s: %d segments is more than a launch can run (at most 2**31 - 1)"
                          % (what, segments))
-    if segments == 0:
-        return None
-    if not unsafe:
-        limit, limit_name = _shortest([converted[i] for i in buffers])
-        _check(what, offsets, arguments.get(name), limit, limit_name, device, stream)
-    return [segments, 1, 1]
+    return segments
+
+
+def _what(kernel_name, facts, converted):
+    offsets = converted[facts[0]]
+    return offsets, "argument %r of %s holds the segment offsets" % (offsets.name, kernel_name)
+
+
+def check_host(kernel_name, facts, converted, arguments):
+    """The offsets check of a CPU launch (host memory); a ValueError names
+    the first bad segment."""
+    offsets, what = _what(kernel_name, facts, converted)
+    limit, limit_name = _shortest([converted[i] for i in facts[1]])
+    host = _host_view(offsets)
+    if _is_bad(host, limit):
+        raise ValueError(_describe(what, _as_list(host), limit, limit_name))
+
+
+def describe_device(kernel_name, facts, converted, arguments, device, stream):
+    """The ValueError message for offsets in device memory that the
+    schedule's check flagged: copied to the host to find the first bad
+    segment."""
+    offsets, what = _what(kernel_name, facts, converted)
+    limit, limit_name = _shortest([converted[i] for i in facts[1]])
+    ctype, code, size = _OFFSET_TYPES[offsets.type]
+    raw = _native.cuda_copy_to_host(device, stream, offsets.address, offsets.nelems * size)
+    text = _describe(what, _as_list(_from_bytes(raw, code, ctype)), limit, limit_name)
+    return text + (" (the launch ran with every segment clamped to the buffers: outputs may "
+                   "have been written)")
+
+
+def host_values(offsets, device, stream):
+    """The offsets' values in host memory (a copy for device arrays)."""
+    ctype, code, size = _OFFSET_TYPES[offsets.type]
+    if offsets.device == "cuda":
+        raw = _native.cuda_copy_to_host(device, stream, offsets.address, offsets.nelems * size)
+        return _as_list(_from_bytes(raw, code, ctype))
+    return _as_list(_host_view(offsets))
 
 
 def _ndim(value):
@@ -82,31 +112,6 @@ def _shortest(buffers):
 
 
 # ---- the check ---------------------------------------------------------------------------
-
-def _check(what, offsets, value, limit, limit_name, device, stream):
-    torch = sys.modules.get("torch")
-    if offsets.device == "cuda" and torch is not None and isinstance(value, torch.Tensor):
-        _check_torch(what, value, limit, limit_name)
-        return
-    if offsets.device == "cuda":
-        ctype, code, size = _OFFSET_TYPES[offsets.type]
-        raw = _native.cuda_copy_to_host(device, stream, offsets.address, offsets.nelems * size)
-        host = _from_bytes(raw, code, ctype)
-    else:
-        host = _host_view(offsets)
-    if _is_bad(host, limit):
-        raise ValueError(_describe(what, _as_list(host), limit, limit_name))
-
-
-def _check_torch(what, offs, limit, limit_name):
-    """One fused expression on the tensor's device and one host sync; the
-    bad segment is looked for only when it failed."""
-    bad = (offs[1:] < offs[:-1]).any() | (offs[0] < 0)
-    if limit is not None and limit < 1 << (8 * offs.element_size() - 1):
-        bad = bad | (offs[-1] > limit)  # (no offset of the type can be past a longer buffer)
-    if bool(bad.item()):
-        raise ValueError(_describe(what, offs.cpu().tolist(), limit, limit_name))
-
 
 def _host_view(offsets):
     """The offsets in host memory: a NumPy array over them when NumPy is

@@ -32,6 +32,24 @@ typedef struct kernel_ptx {
     struct kernel_ptx *next;
 } kernel_ptx;
 
+struct plan_info;
+
+/* One lowered form of a kernel, built on first use under the kernel's lock
+ * (gpu.c): a grid program has one, a segment program one per schedule
+ * (src/plan/). `simt` is published last; readers check it under the lock.
+ * The launch records are published with release stores and read without
+ * the lock. */
+typedef struct kernel_variant {
+    ir_module *simt;              /* the SIMT module (docs/simt.md), or NULL */
+    const char *plan_text[2];     /* segment programs: the task kernels before lower-simt */
+    const char *simt_text[2];     /* [locations] */
+    kernel_ptx *ptx;
+    struct plan_info *plan;       /* segment programs: what each task kernel is for */
+    _Atomic(struct kernel_launch *) launches;
+} kernel_variant;
+
+enum { KERNEL_VARIANTS = 6 };     /* = PLAN_SCHEDULES */
+
 /* A compiled specialisation. Everything it owns lives in `ar`. The fields
  * up to `module` are immutable once the kernel is published in the cache;
  * the lazily built GPU forms below are created under `lock`. */
@@ -57,12 +75,7 @@ struct swage_kernel {
     swage_kernel *next;           /* cache chain */
 
     pthread_mutex_t lock;
-    ir_module *simt;              /* the SIMT module (docs/simt.md), or NULL */
-    const char *simt_text[2];     /* [locations] */
-    kernel_ptx *ptx;
-    /* gpu.c: what a warm CUDA launch needs, one record per device; built
-     * under `lock`, published with a release store, read without the lock */
-    _Atomic(struct kernel_launch *) launches;
+    kernel_variant variants[KERNEL_VARIANTS]; /* grid programs: [0] only */
 };
 
 /* compile.c: checks a launch's grid and arity (and for a segment program,
@@ -78,13 +91,41 @@ swage_status api_launch_args(const swage_kernel *k, const int64_t grid[3], const
                              swage_error **error);
 const char *api_runtime_param_name(const swage_kernel *k, int runtime_index);
 /* For a segment program: its offsets argument is a buffer of at least one
- * element and the grid asks for at most its segments (no program may read
- * offsets past the end). Grid programs pass. */
+ * element and the grid asks for exactly its segments (or 0). Grid programs
+ * pass. */
 swage_status api_check_segment_grid(const swage_kernel *k, const int64_t grid[3],
                                     const swage_arg *args, swage_error **error);
 
-/* gpu.c: the SIMT form, built on first use (thread safe). */
-bool api_kernel_simt(swage_kernel *k, diag *d);
+/* gpu.c: the lowered form of `schedule` (a plan_schedule; grid programs:
+ * 0), built on first use (thread safe); NULL with d set on failure. */
+kernel_variant *api_kernel_variant(swage_kernel *k, int schedule, diag *d);
+
+/* gpu.c: CUDA launch records, one per (variant, device, function). */
+typedef struct launch_param {
+    bool pointer;
+    uint8_t dtype;   /* ir_dtype of a scalar */
+    uint8_t size;    /* bytes: 1, 2, 4 or 8 */
+    uint32_t offset; /* in the packed parameters: a multiple of size */
+} launch_param;
+
+typedef struct kernel_launch {
+    int device;
+    int func;                     /* index of the function in the variant's module */
+    const struct cuda_function *function;
+    unsigned block_threads;
+    int ctas_per_sm;              /* resident CTAs per multiprocessor (persistent grids) */
+    int nparams;
+    uint32_t params_size;         /* bytes of the packed parameters */
+    const launch_param *params;
+    struct kernel_launch *next;
+} kernel_launch;
+
+const kernel_launch *api_launch_find(const kernel_variant *v, int device, int func);
+const kernel_launch *api_launch_record(swage_kernel *k, kernel_variant *v, int device, int func, diag *d);
+bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swage_arg *a,
+                  unsigned char *out, diag *d);
+bool api_launch_packed(const kernel_launch *l, void *stream, const int64_t grid[3], unsigned char *params,
+                       diag *d);
 
 swage_status api_status_of(diag_kind kind);
 /* Converts a failed diag into *error (when error is non-NULL), clears d,

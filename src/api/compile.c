@@ -283,20 +283,33 @@ SWAGE_API int swageKernelHiddenParamSource(const swage_kernel *k, int i)
 SWAGE_API swage_status swageKernelEmitMlir(const swage_kernel *k, swage_stage stage, int locations,
                                            char **text, swage_error **error)
 {
+    return swageKernelEmitMlirSchedule(k, stage, SWAGE_SCHEDULE_AUTO, locations, text, error);
+}
+
+SWAGE_API swage_status swageKernelEmitMlirSchedule(const swage_kernel *k, swage_stage stage, int schedule,
+                                                   int locations, char **text, swage_error **error)
+{
     if (!k || !text)
         return api_fail_argument(error, "swageKernelEmitMlir needs a kernel and a place for the text");
     const char *t;
     if (stage == SWAGE_STAGE_SOURCE || stage == SWAGE_STAGE_SEMANTIC) {
         t = k->stage_text[stage][locations != 0];
-    } else if (stage == SWAGE_STAGE_SIMT) {
+    } else if (stage == SWAGE_STAGE_SIMT || stage == SWAGE_STAGE_PLAN) {
+        if (schedule < 0 || schedule >= KERNEL_VARIANTS || (!k->is_segment && schedule != 0))
+            return api_fail_argument(error, "schedule %d does not apply to %s (%s)", schedule, k->name,
+                                     k->is_segment ? "schedules are 0..5" : "a grid program has one form");
+        if (stage == SWAGE_STAGE_PLAN && !k->is_segment)
+            return api_fail_argument(error, "%s is a grid program: it has no plan (only segment "
+                                     "programs are planned)", k->name);
         diag d;
         diag_init(&d);
-        swage_kernel *mk = (swage_kernel *)k; /* the lazy SIMT form is built under its lock */
-        if (!api_kernel_simt(mk, &d))
+        /* the lazy forms are built under the kernel's lock */
+        kernel_variant *v = api_kernel_variant((swage_kernel *)k, schedule, &d);
+        if (!v)
             return api_fail(error, &d);
-        t = mk->simt_text[locations != 0];
+        t = stage == SWAGE_STAGE_PLAN ? v->plan_text[locations != 0] : v->simt_text[locations != 0];
     } else {
-        return api_fail_argument(error, "unknown IR stage %d (expected source, semantic or simt)",
+        return api_fail_argument(error, "unknown IR stage %d (expected source, semantic, simt or plan)",
                                  (int)stage);
     }
     size_t n = strlen(t);
@@ -344,6 +357,11 @@ swage_status api_check_segment_grid(const swage_kernel *k, const int64_t grid[3]
                                  "%lld programs and the offsets '%s' (%lld elements) delimit %lld "
                                  "segments", k->name, (long long)grid[0], name,
                                  (long long)offsets->nelems, (long long)(offsets->nelems - 1));
+    if (grid[0] != 0 && grid[0] != offsets->nelems - 1)
+        return api_fail_argument(error, "%s is scheduled over all its segments: give the grid (%lld, 1, "
+                                 "1) for the offsets '%s' (%lld elements), or 0 to run nothing, not "
+                                 "%lld", k->name, (long long)(offsets->nelems - 1), name,
+                                 (long long)offsets->nelems, (long long)grid[0]);
     return SWAGE_OK;
 }
 

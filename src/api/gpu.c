@@ -7,6 +7,7 @@
 #include "../backends/ptx/ptx.h"
 #include "../ir/scalar.h"
 #include "../passes/passes.h"
+#include "../plan/launch.h"
 #include "../runtime/cuda_runtime.h"
 
 #include <stdatomic.h>
@@ -24,10 +25,11 @@ static const char *module_text(swage_kernel *k, const ir_module *m, bool locatio
     return t;
 }
 
-/* Lowers a clone of the semantic module; caller holds k->lock. A segment
- * program first becomes its schedule, a grid program of one CTA per segment
- * (lower-segments, docs/segments.md), cleaned up by the default pipeline. */
-static bool build_simt(swage_kernel *k, diag *d)
+/* Lowers a clone of the semantic module into variant `schedule`; caller
+ * holds k->lock. A segment program first becomes the task kernels of the
+ * schedule (src/plan/), cleaned up by the default pipeline; after lower-simt
+ * its list sections are linked into one kernel. */
+static bool build_variant(swage_kernel *k, int schedule, kernel_variant *v, diag *d)
 {
     jmp_buf bail;
     d->bail = &bail;
@@ -36,9 +38,16 @@ static bool build_simt(swage_kernel *k, diag *d)
         return false;
     }
     ir_module *m = ir_module_clone(&k->ar, k->module);
-    static const char *const schedule[] = {"lower-segments", "fold", "cse", "fold", "dce"};
-    bool ok = !k->is_segment || pass_run_pipeline(m, schedule, 5, NULL, d);
-    ok = ok && pass_lower_simt(m, d) && pass_run_default(m, NULL, d);
+    static const char *const cleanup[] = {"fold", "cse", "fold", "dce"};
+    bool ok = true;
+    if (k->is_segment) {
+        ok = plan_build(m, (plan_schedule)schedule, d) && pass_run_pipeline(m, cleanup, 4, NULL, d);
+        if (ok) {
+            v->plan_text[0] = module_text(k, m, false);
+            v->plan_text[1] = module_text(k, m, true);
+        }
+    }
+    ok = ok && pass_lower_simt(m, d) && (!k->is_segment || plan_link(m, d)) && pass_run_default(m, NULL, d);
     if (ok) {
         diag vd;
         diag_init(&vd);
@@ -49,62 +58,74 @@ static bool build_simt(swage_kernel *k, diag *d)
             ok = false;
         }
     }
+    if (ok && k->is_segment) {
+        v->plan = arena_alloc(&k->ar, sizeof *v->plan);
+        ok = v->plan && plan_info_read(m, (plan_schedule)schedule, k->nruntime, v->plan, d);
+    }
     d->bail = NULL;
     if (!ok)
         return false;
-    k->simt_text[0] = module_text(k, m, false);
-    k->simt_text[1] = module_text(k, m, true);
-    k->simt = m; /* published last: readers check it under the lock */
+    v->simt_text[0] = module_text(k, m, false);
+    v->simt_text[1] = module_text(k, m, true);
+    v->simt = m; /* published last: readers check it under the lock */
     return true;
 }
 
-bool api_kernel_simt(swage_kernel *k, diag *d)
+kernel_variant *api_kernel_variant(swage_kernel *k, int schedule, diag *d)
 {
+    if (schedule < 0 || schedule >= KERNEL_VARIANTS || (!k->is_segment && schedule != 0)) {
+        diag_error(d, DIAG_ARGUMENT, "schedule %d does not apply to %s", schedule, k->name);
+        return NULL;
+    }
+    kernel_variant *v = &k->variants[schedule];
     pthread_mutex_lock(&k->lock);
-    bool ok = k->simt || build_simt(k, d);
+    bool ok = v->simt || build_variant(k, schedule, v, d);
     pthread_mutex_unlock(&k->lock);
-    return ok;
+    return ok ? v : NULL;
 }
 
 SWAGE_API swage_status swageKernelLaunchCpuSimt(const swage_kernel *k, const int64_t grid[3],
                                                 const swage_arg *args, int nargs,
                                                 swage_error **error)
 {
-    cpu_arg *cargs;
-    int ncargs;
-    swage_status st = api_launch_args(k, grid, args, nargs, true, &cargs, &ncargs, error);
+    swage_status st = api_check_launch(k, grid, args, nargs, error);
     if (st == SWAGE_OK)
         st = api_check_segment_grid(k, grid, args, error);
-    if (st != SWAGE_OK) {
-        free(cargs);
+    if (st != SWAGE_OK)
         return st;
-    }
+    if (k->is_segment) /* its grid is the offsets': the automatic schedule, unchecked */
+        return grid[0] == 0 ? SWAGE_OK
+                            : swageKernelLaunchSegmentsCpuSimt(k, SWAGE_SCHEDULE_AUTO, args, nargs, 0, NULL, error);
+    cpu_arg *cargs;
+    int ncargs;
+    st = api_launch_args(k, grid, args, nargs, false, &cargs, &ncargs, error);
+    if (st != SWAGE_OK)
+        return st;
     diag d;
     diag_init(&d);
-    bool ok = api_kernel_simt((swage_kernel *)k, &d) && cpu_simt_launch(k->simt, grid, cargs, ncargs, &d);
+    kernel_variant *v = api_kernel_variant((swage_kernel *)k, 0, &d);
+    bool ok = v && cpu_simt_launch(v->simt, grid, cargs, ncargs, &d);
     free(cargs);
     return ok ? SWAGE_OK : api_fail(error, &d);
 }
 
-/* PTX for `sm`, built on first use; caller must not hold k->lock. */
-static const kernel_ptx *kernel_ptx_for(swage_kernel *k, int sm, diag *d)
+/* PTX of variant v for `sm`, built on first use; caller must not hold k->lock. */
+static const kernel_ptx *kernel_ptx_for(swage_kernel *k, kernel_variant *v, int sm, diag *d)
 {
-    if (!api_kernel_simt(k, d))
-        return NULL;
     pthread_mutex_lock(&k->lock);
-    kernel_ptx *p = k->ptx;
+    kernel_ptx *p = v->ptx;
     while (p && p->sm != sm)
         p = p->next;
     if (!p) {
         strbuf sb;
         sb_init(&sb);
         ptx_target t = {.sm = sm};
-        if (ptx_emit_module(k->simt, &t, &sb, d)) {
+        if (ptx_emit_module(v->simt, &t, &sb, d)) {
             p = arena_alloc(&k->ar, sizeof *p);
             p->sm = sm;
             p->text = arena_strndup(&k->ar, sb.data ? sb.data : "", sb.len);
-            p->next = k->ptx;
-            k->ptx = p;
+            p->next = v->ptx;
+            v->ptx = p;
         }
         sb_free(&sb);
     }
@@ -115,6 +136,12 @@ static const kernel_ptx *kernel_ptx_for(swage_kernel *k, int sm, diag *d)
 SWAGE_API swage_status swageKernelEmitPtx(const swage_kernel *k, int sm, char **text,
                                           swage_error **error)
 {
+    return swageKernelEmitPtxSchedule(k, SWAGE_SCHEDULE_AUTO, sm, text, error);
+}
+
+SWAGE_API swage_status swageKernelEmitPtxSchedule(const swage_kernel *k, int schedule, int sm, char **text,
+                                                  swage_error **error)
+{
     if (!k || !text)
         return api_fail_argument(error, "swageKernelEmitPtx needs a kernel and a place for the text");
     if (sm < 50 || sm > 200)
@@ -122,7 +149,8 @@ SWAGE_API swage_status swageKernelEmitPtx(const swage_kernel *k, int sm, char **
                                         "e.g. 90 for sm_90)", sm);
     diag d;
     diag_init(&d);
-    const kernel_ptx *p = kernel_ptx_for((swage_kernel *)k, sm, &d);
+    kernel_variant *v = api_kernel_variant((swage_kernel *)k, schedule, &d);
+    const kernel_ptx *p = v ? kernel_ptx_for((swage_kernel *)k, v, sm, &d) : NULL;
     if (!p)
         return api_fail(error, &d);
     size_t n = strlen(p->text);
@@ -131,6 +159,11 @@ SWAGE_API swage_status swageKernelEmitPtx(const swage_kernel *k, int sm, char **
         return api_fail_argument(error, "out of memory");
     memcpy(*text, p->text, n + 1);
     return SWAGE_OK;
+}
+
+SWAGE_API const char *swageScheduleName(int schedule)
+{
+    return schedule >= 0 && schedule < PLAN_SCHEDULES ? plan_schedule_names[schedule] : NULL;
 }
 
 SWAGE_API int swageCudaAvailable(void)
@@ -165,65 +198,66 @@ SWAGE_API swage_status swageCudaCopyToHost(int device, void *stream, void *host,
     return ok ? SWAGE_OK : api_fail(error, &d);
 }
 
+SWAGE_API swage_status swageCudaAlloc(int device, size_t bytes, uint64_t *ptr, swage_error **error)
+{
+    if (!ptr)
+        return api_fail_argument(error, "swageCudaAlloc needs a place for the pointer");
+    diag d;
+    diag_init(&d);
+    return cuda_mem_alloc(device, bytes, ptr, &d) ? SWAGE_OK : api_fail(error, &d);
+}
+
+SWAGE_API swage_status swageCudaFree(int device, uint64_t ptr, swage_error **error)
+{
+    diag d;
+    diag_init(&d);
+    return cuda_mem_free(device, ptr, &d) ? SWAGE_OK : api_fail(error, &d);
+}
+
 /* ---- CUDA launches ----------------------------------------------------------------
  *
- * The first launch of a kernel on a device builds a kernel_launch record (the
- * PTX for the device's compute capability, the loaded function, the CTA
- * size and where each parameter goes in a packed buffer) and publishes it on
- * k->launches; every later launch finds it with one acquire load, packs the
+ * The first launch of a kernel function on a device builds a kernel_launch
+ * record (the PTX for the device's compute capability, the loaded function,
+ * the CTA size, how many CTAs fit on a multiprocessor, and where each
+ * parameter goes in a packed buffer) and publishes it on its variant's
+ * list; every later launch finds it with one acquire load, packs the
  * arguments and calls cuda_function_launch: no lock, no allocation, no
  * driver query but cuCtxGetCurrent. */
-
-/* One runtime parameter as the PTX entry declares it. */
-typedef struct launch_param {
-    bool pointer;
-    uint8_t dtype;   /* ir_dtype of a scalar */
-    uint8_t size;    /* bytes: 1, 2, 4 or 8 */
-    uint32_t offset; /* in the packed parameters: a multiple of size */
-} launch_param;
-
-typedef struct kernel_launch {
-    int device;
-    const cuda_function *function;
-    unsigned block_threads;
-    int nparams;
-    uint32_t params_size; /* bytes of the packed parameters */
-    const launch_param *params;
-    struct kernel_launch *next;
-} kernel_launch;
 
 /* Packed parameters up to this size live on the stack. */
 enum { INLINE_PARAM_BYTES = 1024, INLINE_PARAMS = 64 };
 
-static const kernel_launch *launch_find(const swage_kernel *k, int device)
+const kernel_launch *api_launch_find(const kernel_variant *v, int device, int func)
 {
-    for (const kernel_launch *l = atomic_load_explicit(&k->launches, memory_order_acquire); l;
-         l = l->next)
-        if (l->device == device)
+    for (const kernel_launch *l = atomic_load_explicit(&v->launches, memory_order_acquire); l; l = l->next)
+        if (l->device == device && l->func == func)
             return l;
     return NULL;
 }
 
-/* The parameter layout and CTA size from the SIMT module; k->lock held.
- * The runtime parameters come first, then a segment program's hidden i64
- * element counts. */
-static kernel_launch *launch_build_locked(swage_kernel *k, int device, const cuda_function *f,
-                                          diag *d)
+static const ir_op *nth_func(const ir_module *m, int n)
 {
-    const ir_op *func = ir_module_func(k->simt);
-    const ir_block *body = ir_func_body(func);
-    const ir_attr *threads = ir_attr_get(func, "simt.num_threads");
-    int nparams = k->nruntime + k->nhidden;
-    if (body->nargs != nparams) {
-        sw_unreachable(d, "the SIMT form of %s has %d parameters, expected %d", k->name, body->nargs,
-                       nparams);
-        return NULL;
-    }
+    for (const ir_op *f = m->body->first; f; f = f->next)
+        if (f->kind == IR_FUNC && n-- == 0)
+            return f;
+    return NULL;
+}
+
+/* The parameter layout and CTA size of function `func` of the SIMT
+ * module; k->lock held. The runtime parameters come first, then a segment
+ * program's hidden ones. */
+static kernel_launch *launch_build_locked(swage_kernel *k, kernel_variant *v, int device, int func,
+                                          const cuda_function *f, diag *d)
+{
+    const ir_op *fn = nth_func(v->simt, func);
+    const ir_block *body = ir_func_body(fn);
+    const ir_attr *threads = ir_attr_get(fn, "simt.num_threads");
+    int nparams = body->nargs;
     kernel_launch *l = arena_alloc(&k->ar, sizeof *l);
     launch_param *params = arena_alloc(&k->ar, sizeof *params * (size_t)(nparams ? nparams : 1));
     uint32_t offset = 0;
     for (int i = 0; i < nparams; i++) {
-        ir_type t = ir_value_type(k->simt, body->args[i]);
+        ir_type t = ir_value_type(v->simt, body->args[i]);
         launch_param *p = &params[i];
         p->pointer = t.kind == TY_PTR;
         p->dtype = (uint8_t)t.dtype;
@@ -232,7 +266,7 @@ static kernel_launch *launch_build_locked(swage_kernel *k, int device, const cud
         else if (t.dtype > DT_VOID && t.dtype < DT_COUNT)
             p->size = (uint8_t)ir_dtypes[t.dtype].bytes;
         else
-            sw_unreachable(d, "parameter '%s' has no PTX parameter type", api_runtime_param_name(k, i));
+            sw_unreachable(d, "parameter %d of %s has no PTX parameter type", i, ir_func_name(fn));
         if (diag_failed(d))
             return NULL;
         offset = (offset + p->size - 1) / p->size * p->size;
@@ -240,44 +274,52 @@ static kernel_launch *launch_build_locked(swage_kernel *k, int device, const cud
         offset += p->size;
     }
     l->device = device;
+    l->func = func;
     l->function = f;
     l->block_threads = threads ? (unsigned)threads->i : 128;
+    /* persistent grids (segment programs' lists and splits) are sized by it */
+    l->ctas_per_sm = k->is_segment ? cuda_function_ctas_per_sm(f, l->block_threads, 0) : 1;
     l->nparams = nparams;
     l->params_size = offset;
     l->params = params;
     return l;
 }
 
-/* The record of k on `device`, built on first use (the slow path: device
- * query, PTX, module load). */
-static const kernel_launch *launch_record(swage_kernel *k, int device, diag *d)
+/* The record of function `func` of v on `device`, built on first use (the
+ * slow path: device query, PTX, module load). */
+const kernel_launch *api_launch_record(swage_kernel *k, kernel_variant *v, int device, int func, diag *d)
 {
-    const kernel_launch *found = launch_find(k, device);
+    const kernel_launch *found = api_launch_find(v, device, func);
     if (found)
         return found;
     int sm;
     if (!cuda_device_sm(device, &sm, d))
         return NULL;
-    const kernel_ptx *p = kernel_ptx_for(k, sm, d);
+    const kernel_ptx *p = kernel_ptx_for(k, v, sm, d);
     if (!p)
         return NULL;
-    const ir_attr *threads = ir_attr_get(ir_module_func(k->simt), "simt.num_threads");
+    const ir_op *fn = nth_func(v->simt, func);
+    if (!fn) {
+        sw_unreachable(d, "the SIMT form of %s has no function %d", k->name, func);
+        return NULL;
+    }
+    const ir_attr *threads = ir_attr_get(fn, "simt.num_threads");
     cuda_kernel_ref ref = {
         .key = p,
         .ptx = p->text,
-        .entry = k->name,
+        .entry = ir_func_name(fn),
         .block_threads = threads ? (unsigned)threads->i : 128,
     };
     const cuda_function *f = cuda_function_get(&ref, device, d); /* outside k->lock: may JIT */
     if (!f)
         return NULL;
     pthread_mutex_lock(&k->lock);
-    kernel_launch *l = (kernel_launch *)launch_find(k, device); /* another thread may have won */
+    kernel_launch *l = (kernel_launch *)api_launch_find(v, device, func); /* another thread may have won */
     if (!l) {
-        l = launch_build_locked(k, device, f, d);
+        l = launch_build_locked(k, v, device, func, f, d);
         if (l) {
-            l->next = atomic_load_explicit(&k->launches, memory_order_relaxed);
-            atomic_store_explicit(&k->launches, l, memory_order_release);
+            l->next = atomic_load_explicit(&v->launches, memory_order_relaxed);
+            atomic_store_explicit(&v->launches, l, memory_order_release);
         }
     }
     pthread_mutex_unlock(&k->lock);
@@ -286,15 +328,16 @@ static const kernel_launch *launch_record(swage_kernel *k, int device, diag *d)
 
 /* A launch with a 0 grid extent runs nothing, but still needs a usable
  * device and a kernel that compiles for it (the module is not loaded). */
-static bool launch_empty(swage_kernel *k, int device, diag *d)
+static bool launch_empty(swage_kernel *k, int schedule, int device, diag *d)
 {
     int sm;
-    return cuda_device_sm(device, &sm, d) && kernel_ptx_for(k, sm, d) != NULL;
+    kernel_variant *v = cuda_device_sm(device, &sm, d) ? api_kernel_variant(k, schedule, d) : NULL;
+    return v && kernel_ptx_for(k, v, sm, d) != NULL;
 }
 
 /* Writes argument i (a swage_arg) where the packed layout puts it. */
-static bool pack_arg(const swage_kernel *k, int i, const launch_param *p, const swage_arg *a,
-                     unsigned char *out, diag *d)
+bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swage_arg *a,
+                  unsigned char *out, diag *d)
 {
     if (p->pointer) {
         if (a->kind != SWAGE_ARG_BUFFER) {
@@ -339,8 +382,8 @@ static bool pack_arg(const swage_kernel *k, int i, const launch_param *p, const 
 }
 
 /* Launches l with its parameters packed at `params` (aligned for them). */
-static bool launch_packed(const kernel_launch *l, void *stream, const int64_t grid[3],
-                          unsigned char *params, diag *d)
+bool api_launch_packed(const kernel_launch *l, void *stream, const int64_t grid[3], unsigned char *params,
+                       diag *d)
 {
     void *inline_values[INLINE_PARAMS];
     void **values = l->nparams > INLINE_PARAMS ? malloc(sizeof(void *) * (size_t)l->nparams)
@@ -376,8 +419,12 @@ SWAGE_API swage_status swageKernelLaunchCuda(const swage_kernel *k, int device, 
     diag_init(&d);
     swage_kernel *kernel = (swage_kernel *)k;
     if (empty_grid(grid))
-        return launch_empty(kernel, device, &d) ? SWAGE_OK : api_fail(error, &d);
-    const kernel_launch *l = launch_record(kernel, device, &d);
+        return launch_empty(kernel, 0, device, &d) ? SWAGE_OK : api_fail(error, &d);
+    if (k->is_segment) /* one CTA per segment, unchecked: the schedule that needs no scratch */
+        return swageKernelLaunchSegmentsCuda(k, device, stream, SWAGE_SCHEDULE_CTA, args, nargs, 0, 0, 0,
+                                             NULL, error);
+    kernel_variant *v = api_kernel_variant(kernel, 0, &d);
+    const kernel_launch *l = v ? api_launch_record(kernel, v, device, 0, &d) : NULL;
     if (!l)
         return api_fail(error, &d);
     _Alignas(16) unsigned char inline_params[INLINE_PARAM_BYTES];
@@ -387,12 +434,8 @@ SWAGE_API swage_status swageKernelLaunchCuda(const swage_kernel *k, int device, 
     if (!ok)
         diag_error(&d, DIAG_NOMEM, "out of memory");
     for (int i = 0; ok && i < nargs; i++)
-        ok = pack_arg(k, i, &l->params[i], &args[i], params + l->params[i].offset, &d);
-    for (int h = 0; ok && h < k->nhidden; h++) {
-        int64_t count = args[k->hidden_source[h]].nelems; /* the schedule clamps segments to it */
-        memcpy(params + l->params[nargs + h].offset, &count, sizeof count);
-    }
-    ok = ok && launch_packed(l, stream, grid, params, &d);
+        ok = api_pack_arg(k, i, &l->params[i], &args[i], params + l->params[i].offset, &d);
+    ok = ok && api_launch_packed(l, stream, grid, params, &d);
     if (params != inline_params)
         free(params);
     return ok ? SWAGE_OK : api_fail(error, &d);
@@ -469,10 +512,13 @@ SWAGE_API swage_status swageKernelLaunchCudaPacked(const void *launch, swage_err
     }
     int64_t grid[3] = {h.grid[0], h.grid[1], h.grid[2]};
     if (empty_grid(grid))
-        return launch_empty(k, h.device, &d) ? SWAGE_OK : fail_keeping(error, &d);
-    const kernel_launch *l = launch_find(k, h.device);
-    if (!l && !(l = launch_record(k, h.device, &d)))
-        return fail_keeping(error, &d);
+        return launch_empty(k, 0, h.device, &d) ? SWAGE_OK : fail_keeping(error, &d);
+    const kernel_launch *l = api_launch_find(&k->variants[0], h.device, 0);
+    if (!l) {
+        kernel_variant *v = api_kernel_variant(k, 0, &d);
+        if (!v || !(l = api_launch_record(k, v, h.device, 0, &d)))
+            return fail_keeping(error, &d);
+    }
     if (h.params_size != l->params_size) {
         diag_error(&d, DIAG_ARGUMENT, "the packed parameters of %s are %u bytes, but its %d "
                                       "parameters take %u", k->name, h.params_size, l->nparams,
@@ -488,7 +534,7 @@ SWAGE_API swage_status swageKernelLaunchCudaPacked(const void *launch, swage_err
         return fail_keeping(error, &d);
     }
     memcpy(params, (const unsigned char *)launch + sizeof h, l->params_size);
-    bool ok = launch_packed(l, h.stream, grid, params, &d);
+    bool ok = api_launch_packed(l, h.stream, grid, params, &d);
     if (params != inline_params)
         free(params);
     return ok ? SWAGE_OK : fail_keeping(error, &d);

@@ -202,7 +202,7 @@ static gval lower_segment(irgen *g, const ast_expr *call, const ast_expr *const 
     ir_type ot = ir_value_type(g->m, offsets);
     const ir_value_info *oi = &g->m->values[offsets];
     if ((ot.dtype != DT_I32 && ot.dtype != DT_I64) && oi->arg_of && oi->name) {
-        /* The kernel is fine; the caller passed the wrong array (SWAGE.md:
+        /* The kernel is fine; the caller passed the wrong array (docs/segments.md:
          * a bad argument is a TypeError/ValueError that names it). */
         diag_error_at(g->d, DIAG_ARGUMENT, g->src, args[1]->loc,
                       "argument '%s' holds the offsets of sl.segment and must be an int32 or "

@@ -213,7 +213,7 @@ static bool check_mask(verifier *v, const ir_op *op, ir_type ptr, int index)
 static bool check_mem_ptr(verifier *v, const ir_op *op, ir_type ptr)
 {
     char a[64];
-    if (op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE) {
+    if (op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE || op->kind == IR_SIMT_ATOMIC_ADD) {
         if (ptr.kind != TY_VEC || !ptr.ptr_elem)
             return fail(v, op, "'%s' operand #0 type %s must be a vector of pointers", name_of(op),
                         TY(ptr, a));
@@ -263,6 +263,23 @@ static bool check_store(verifier *v, const ir_op *op)
         return fail(v, op, "'%s' value type %s does not match the pointee of %s (expected %s)",
                     name_of(op), TY(val, a), TY(ptr, b), TY(want, c));
     return op->noperands == 2 || check_mask(v, op, ptr, 2);
+}
+
+/* sw.atomic_add / simt.atomic_add: a store's operands, and a result of the
+ * value's type (the old contents); i32, i64, f32 or f64 elements. */
+static bool check_atomic(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    if (!check_store(v, op))
+        return false;
+    ir_type val = operand_type(v, op, 1), r = result_type(v, op, 0);
+    ir_dtype dt = (ir_dtype)val.dtype;
+    if (val.ptr_elem || (dt != DT_I32 && dt != DT_I64 && dt != DT_F32 && dt != DT_F64))
+        return fail(v, op, "'%s' adds i32, i64, f32 or f64 elements, not %s", name_of(op), TY(val, a));
+    if (!ir_type_eq(r, val))
+        return fail(v, op, "'%s' result type %s does not match its value type %s", name_of(op),
+                    TY(r, a), TY(val, b));
+    return true;
 }
 
 /* The element rules shared by unary and binary ops: no pointers, float-only
@@ -491,18 +508,31 @@ static bool check_vreduce(verifier *v, const ir_op *op)
     return true;
 }
 
-static bool check_shfl_xor(verifier *v, const ir_op *op)
+/* simt.shfl_xor {offset, width} / simt.shfl_idx {lane, width}: a 32- or
+ * 64-bit scalar exchanged within aligned groups of `width` lanes (a power
+ * of two, at most a warp; default 32 for shfl_xor). */
+static bool check_shuffle(verifier *v, const ir_op *op)
 {
     char a[64], b[64];
+    bool xor = op->kind == IR_SIMT_SHFL_XOR;
     ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
-    const ir_attr *off = int_attr(op, "offset");
-    if (!off || off->i < 1 || off->i > 16)
-        return fail(v, op, "'simt.shfl_xor' needs an integer attribute 'offset' in 1..16");
+    const ir_attr *width = int_attr(op, "width");
+    if ((width || !xor) && (!width || !is_pow2(width->i) || width->i > 32))
+        return fail(v, op, "'%s' needs an integer attribute 'width': a power of two in 1..32%s",
+                    name_of(op), xor ? " (or none, for 32)" : "");
+    int64_t w = width ? width->i : 32;
+    const ir_attr *lane = int_attr(op, xor ? "offset" : "lane");
+    if (xor && (!lane || lane->i < 1 || lane->i >= w || lane->i > 16))
+        return fail(v, op, "'simt.shfl_xor' needs an integer attribute 'offset' in 1..16, less than "
+                    "its width %lld", (long long)w);
+    if (!xor && (!lane || lane->i < 0 || lane->i >= w))
+        return fail(v, op, "'simt.shfl_idx' needs an integer attribute 'lane' in 0..width-1 (%lld)",
+                    (long long)(w - 1));
     if (x.kind != TY_SCALAR || (ir_dtypes[x.dtype].bits != 32 && ir_dtypes[x.dtype].bits != 64))
-        return fail(v, op, "'simt.shfl_xor' operand type %s must be a 32- or 64-bit scalar", TY(x, a));
+        return fail(v, op, "'%s' operand type %s must be a 32- or 64-bit scalar", name_of(op), TY(x, a));
     if (!ir_type_eq(r, x))
-        return fail(v, op, "'simt.shfl_xor' result type %s does not match its operand type %s", TY(r, a),
-                    TY(x, b));
+        return fail(v, op, "'%s' result type %s does not match its operand type %s", name_of(op),
+                    TY(r, a), TY(x, b));
     return true;
 }
 
@@ -551,6 +581,8 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_LOAD:
         case IR_STORE:
         case IR_REDUCE:
+        case IR_ATOMIC_ADD:
+        case IR_FENCE:
             return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
                         "(one with simt.num_threads)", name_of(op));
         default: return true;
@@ -635,6 +667,10 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_ADDPTR: return check_addptr(v, op);
     case IR_LOAD: return check_load(v, op);
     case IR_STORE: return check_store(v, op);
+    case IR_ATOMIC_ADD:
+    case IR_SIMT_ATOMIC_ADD: return check_atomic(v, op);
+    case IR_FENCE:
+    case IR_SIMT_FENCE: return true;
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
     case IR_REDUCE: return check_reduce(v, op);
@@ -650,7 +686,8 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_LOAD:
     case IR_SIMT_STORE: return check_simt_mem(v, op);
     case IR_SIMT_VREDUCE: return check_vreduce(v, op);
-    case IR_SIMT_SHFL_XOR: return check_shfl_xor(v, op);
+    case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_IDX: return check_shuffle(v, op);
     case IR_SIMT_SMEM_STORE:
     case IR_SIMT_SMEM_LOAD: return check_smem(v, op);
     case IR_SIMT_BARRIER: return true;

@@ -32,6 +32,7 @@ typedef struct lowerer {
     diag *d;
     ir_op *func;
     int32_t threads;       /* T: simt.num_threads */
+    int32_t group;         /* G: threads per program (sw.program_threads; T when absent) */
     bool uses_scratch;     /* some reduction went through shared memory */
     ir_type *semantic;     /* the types values had before the pass (tiles) */
     int32_t nsemantic;     /* values that existed before the pass */
@@ -69,7 +70,7 @@ static int32_t tile_len(const lowerer *lw, ir_value v)
     return lw->semantic[v].len;
 }
 
-static int32_t slots_of(const lowerer *lw, int32_t n) { return n > lw->threads ? n / lw->threads : 1; }
+static int32_t slots_of(const lowerer *lw, int32_t n) { return n > lw->group ? n / lw->group : 1; }
 
 static ir_type simt_type(const lowerer *lw, ir_type t)
 {
@@ -156,14 +157,30 @@ static ir_value thread_id(lowerer *lw)
     return lw->thread_id;
 }
 
-/* i1: this thread owns its slots of a tile of n elements (tid < N / V);
- * IR_NO_VALUE when every thread is an owner. */
+/* This thread's index within its program's group of G threads (the
+ * thread id itself when G = T). */
+static ir_value group_lane(lowerer *lw, ir_op *pos)
+{
+    if (lw->group == lw->threads)
+        return thread_id(lw);
+    return binary(lw, pos, IR_AND, thread_id(lw), const_i32(lw, pos, lw->group - 1));
+}
+
+/* i1: this thread owns its slots of a tile of n elements (its lane in the
+ * group < N / V); IR_NO_VALUE when every thread is an owner. */
 static ir_value owner_mask(lowerer *lw, ir_op *pos, int32_t n)
 {
     int32_t owners = n / slots_of(lw, n);
-    if (owners >= lw->threads)
+    if (owners >= lw->group)
         return IR_NO_VALUE;
-    return cmp(lw, pos, "lt", thread_id(lw), const_i32(lw, pos, owners));
+    return cmp(lw, pos, "lt", group_lane(lw, pos), const_i32(lw, pos, owners));
+}
+
+/* i1: this thread is its group's first (it makes the group's scalar
+ * stores and atomics). */
+static ir_value group_leader(lowerer *lw, ir_op *pos)
+{
+    return cmp(lw, pos, "eq", group_lane(lw, pos), const_i32(lw, pos, 0));
 }
 
 /* Replaces every use of op's result by v and drops op. */
@@ -325,7 +342,7 @@ static void lower_store(lowerer *lw, ir_op *op)
         set_vec(lw, op, vec);
         return;
     }
-    ir_value first = cmp(lw, op, "eq", thread_id(lw), const_i32(lw, op, 0));
+    ir_value first = group_leader(lw, op);
     if (mask != IR_NO_VALUE)
         first = binary(lw, op, IR_AND, mask, first);
     ir_value operands[3] = {splat(lw, op, ptr, 1), splat(lw, op, value, 1), splat(lw, op, first, 1)};
@@ -365,10 +382,40 @@ static ir_dtype accumulator_of(ir_dtype dt)
     }
 }
 
+/* A butterfly shuffle within the program's group (the whole warp when G
+ * >= 32). */
 static ir_value shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset)
 {
     ir_value q = emit(lw, pos, IR_SIMT_SHFL_XOR, &p, 1, ir_value_type(lw->m, p));
     ir_attr_set_int(lw->m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
+    if (lw->group < SIMT_WARP)
+        ir_attr_set_int(lw->m, def_of(lw, q), "width", ir_type_scalar(DT_I32), lw->group);
+    return q;
+}
+
+/* The group leader's value of the uniform-to-be scalar p, in every thread
+ * of the group: a shuffle within the group, or for a whole CTA of several
+ * warps, shared memory between two barriers. */
+static ir_value broadcast_from_leader(lowerer *lw, ir_op *pos, ir_value p)
+{
+    ir_module *m = lw->m;
+    if (lw->group == 1)
+        return p;
+    if (lw->group <= SIMT_WARP) {
+        ir_value q = emit(lw, pos, IR_SIMT_SHFL_IDX, &p, 1, ir_value_type(m, p));
+        ir_attr_set_int(m, def_of(lw, q), "lane", ir_type_scalar(DT_I32), 0);
+        ir_attr_set_int(m, def_of(lw, q), "width", ir_type_scalar(DT_I32), lw->group);
+        return q;
+    }
+    ir_value store[3] = {const_i32(lw, pos, 0), p, group_leader(lw, pos)};
+    ir_op *st = emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
+    ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
+    emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ir_value index = const_i32(lw, pos, 0);
+    ir_value q = emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, ir_value_type(m, p));
+    ir_attr_set_int(m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), 0);
+    emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    lw->uses_scratch = true;
     return q;
 }
 
@@ -433,10 +480,11 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
         p = emit(lw, op, IR_SELECT, select, 3, acc_type);
     }
 
-    for (int offset = SIMT_WARP / 2; offset >= 1; offset /= 2)
+    int32_t lanes = lw->group < SIMT_WARP ? lw->group : SIMT_WARP;
+    for (int offset = lanes / 2; offset >= 1; offset /= 2)
         p = binary(lw, op, combine, p, shfl_xor(lw, op, p, offset));
 
-    int32_t warps = lw->threads / SIMT_WARP;
+    int32_t warps = lw->group / SIMT_WARP;
     if (warps > 1)
         p = combine_warps(lw, op, p, combine, warps);
 
@@ -448,6 +496,62 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
     return p;
 }
 
+/* Programs are groups of G threads, T / G of them per CTA: program id =
+ * block id * (T / G) + tid / G, and the grid holds grid_dim * (T / G)
+ * programs. With G = T, a program is a CTA. */
+static void lower_grid_query(lowerer *lw, ir_op *op)
+{
+    bool pid = op->kind == IR_PROGRAM_ID;
+    op->kind = pid ? IR_SIMT_BLOCK_ID : IR_SIMT_GRID_DIM;
+    if (lw->group == lw->threads)
+        return;
+    /* a fresh CTA query before op; op's result becomes the program one */
+    ir_op *cta = emit_op(lw, op, op->kind, NULL, 0, (ir_type[]){ir_type_scalar(DT_I32)}, 1);
+    ir_attr_set(lw->m, cta, ir_attr_get(op, "axis"));
+    ir_value scaled = binary(lw, op, IR_MUL, cta->results[0], const_i32(lw, op, lw->threads / lw->group));
+    if (pid) {
+        int shift = 0;
+        while ((1 << shift) < lw->group)
+            shift++;
+        ir_value within = binary(lw, op, IR_SHR, thread_id(lw), const_i32(lw, op, shift));
+        scaled = binary(lw, op, IR_ADD, scaled, within);
+    }
+    replace_op(lw, op, scaled);
+}
+
+/* sw.atomic_add of a tile: one simt.atomic_add per slot, owners only. Of a
+ * scalar: the group leader adds (one slot) and its old value is
+ * broadcast to the group, so the result is uniform like every scalar. */
+static void lower_atomic(lowerer *lw, ir_op *op)
+{
+    ir_value ptr = op->operands[0], value = op->operands[1];
+    ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
+    ir_type ptr_type = ir_value_type(lw->m, ptr);
+    if (ir_type_is_vec(ptr_type)) {
+        ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
+        if (owner != IR_NO_VALUE) {
+            ir_value owners = splat(lw, op, owner, ptr_type.len);
+            mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
+        }
+        ir_value operands[3] = {ptr, value, mask};
+        ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
+        op->kind = IR_SIMT_ATOMIC_ADD;
+        set_vec(lw, op, 1);
+        return;
+    }
+    ir_value leader = group_leader(lw, op);
+    if (mask != IR_NO_VALUE)
+        leader = binary(lw, op, IR_AND, mask, leader);
+    ir_type scalar = ir_value_type(lw->m, op->results[0]);
+    ir_value operands[3] = {splat(lw, op, ptr, 1), splat(lw, op, value, 1), splat(lw, op, leader, 1)};
+    ir_op *add = emit_op(lw, op, IR_SIMT_ATOMIC_ADD, operands, 3,
+                         (ir_type[]){ir_type_like(ir_type_vec(DT_I32, 1), scalar)}, 1);
+    set_vec(lw, add, 1);
+    ir_value slot = emit(lw, op, IR_SIMT_VREDUCE, add->results, 1, scalar);
+    ir_attr_set_str(lw->m, def_of(lw, slot), "kind", "max");
+    replace_op(lw, op, broadcast_from_leader(lw, op, slot));
+}
+
 static bool lower_block(lowerer *lw, ir_block *b);
 
 static bool lower_op(lowerer *lw, ir_op *op)
@@ -456,8 +560,10 @@ static bool lower_op(lowerer *lw, ir_op *op)
         if (!lower_block(lw, op->regions[r]))
             return false;
     switch (op->kind) {
-    case IR_PROGRAM_ID: op->kind = IR_SIMT_BLOCK_ID; return true;
-    case IR_NUM_PROGRAMS: op->kind = IR_SIMT_GRID_DIM; return true;
+    case IR_PROGRAM_ID:
+    case IR_NUM_PROGRAMS: lower_grid_query(lw, op); return true;
+    case IR_ATOMIC_ADD: lower_atomic(lw, op); return true;
+    case IR_FENCE: op->kind = IR_SIMT_FENCE; return true;
     case IR_ARANGE: lower_arange(lw, op); return true;
     case IR_LOAD: lower_load(lw, op); return true;
     case IR_STORE: lower_store(lw, op); return true;
@@ -489,14 +595,37 @@ static bool lower_block(lowerer *lw, ir_block *b)
 
 /* ---- the pass ------------------------------------------------------------------ */
 
+/* sw.block_threads = T and sw.program_threads = G on a semantic function
+ * (the plan's task kernels carry them) fix the CTA size and the threads per
+ * program; without them T comes from the longest tile and G = T. */
+static bool read_geometry(lowerer *lw, int32_t max_len)
+{
+    const ir_attr *t = ir_attr_get(lw->func, "sw.block_threads");
+    const ir_attr *g = ir_attr_get(lw->func, "sw.program_threads");
+    lw->threads = choose_threads(max_len);
+    if (t && t->kind == ATTR_INT)
+        lw->threads = (int32_t)t->i;
+    lw->group = lw->threads;
+    if (g && g->kind == ATTR_INT)
+        lw->group = (int32_t)g->i;
+    if (!is_pow2(lw->threads) || lw->threads < SIMT_WARP || lw->threads > 1024 || !is_pow2(lw->group) ||
+        lw->group > lw->threads || (lw->group > SIMT_WARP && lw->group != lw->threads)) {
+        diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, lw->func->loc,
+                      "lower-simt: sw.block_threads = %d and sw.program_threads = %d: a CTA is a power "
+                      "of two in 32..1024 threads, a program a power of two of at most a warp's or the "
+                      "whole CTA's threads", (int)lw->threads, (int)lw->group);
+        return false;
+    }
+    return true;
+}
+
 static bool lower_func(ir_module *m, ir_op *func, diag *d)
 {
     lowerer lw = {.m = m, .d = d, .func = func, .thread_id = IR_NO_VALUE};
     ir_block *body = ir_func_body(func);
     int32_t max_len = 1;
-    if (!scan_tiles(&lw, body, &max_len))
+    if (!scan_tiles(&lw, body, &max_len) || !read_geometry(&lw, max_len))
         return false;
-    lw.threads = choose_threads(max_len);
     lw.nsemantic = m->nvalues;
     lw.semantic = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(m->nvalues ? m->nvalues : 1));
     if (!lw.semantic || !contiguity_analyze(m, func, &lw.contig)) {

@@ -59,9 +59,18 @@ bool pass_stages(ir_module *m, diag *d);
 /* lower_simt.c: rewrites a verified semantic module in place into SIMT IR
  * (docs/simt.md); lower a clone to keep the semantic module. */
 bool pass_lower_simt(ir_module *m, diag *d);
-/* lower_segments.c: rewrites every segment program of a verified module in
- * place into a grid program, one CTA per segment (docs/segments.md); lower a
- * clone to keep the segment program for the semantic executor. */
+/* lower_segments.c: replaces every segment program of a verified module by
+ * the task kernels of a schedule (src/plan/, docs/schedules.md): the
+ * automatic one, or a forced one; lower a clone to keep the segment program
+ * for the semantic executor. */
 bool pass_lower_segments(ir_module *m, diag *d);
+bool pass_lower_segments_subwarp(ir_module *m, diag *d);
+bool pass_lower_segments_warp(ir_module *m, diag *d);
+bool pass_lower_segments_cta(ir_module *m, diag *d);
+bool pass_lower_segments_split(ir_module *m, diag *d);
+bool pass_lower_segments_persistent(ir_module *m, diag *d);
+/* plan-link (src/plan/link.c): after lower-simt, links each schedule's list
+ * sections into one persistent kernel. */
+bool pass_plan_link(ir_module *m, diag *d);
 
 #endif

@@ -41,6 +41,7 @@ enum { /* CUdevice_attribute */
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
@@ -84,6 +85,10 @@ typedef struct driver_api {
     CUresult (*GetErrorString)(CUresult error, const char **text);
     /* optional (CUDA 12.4+): lets a launch check its parameter count */
     CUresult (*FuncGetParamInfo)(CUfunction f, size_t index, size_t *offset, size_t *size);
+    /* optional: what segment launches need (their absence is reported there) */
+    CUresult (*MemsetD32Async)(CUdeviceptr dst, unsigned int value, size_t count, CUstream stream);
+    CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f, int threads,
+                                                           size_t dynamic_smem);
 } driver_api;
 
 typedef struct symbol {
@@ -117,6 +122,8 @@ static const symbol symbols[] = {
     SYM(GetErrorName, "cuGetErrorName"),
     SYM(GetErrorString, "cuGetErrorString"),
     OPTIONAL_SYM(FuncGetParamInfo, "cuFuncGetParamInfo"),
+    OPTIONAL_SYM(MemsetD32Async, "cuMemsetD32Async"),
+    OPTIONAL_SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
 };
 #undef SYM
 #undef OPTIONAL_SYM
@@ -131,6 +138,7 @@ typedef struct device_info {
     int max_grid[3];
     int max_block;
     int max_smem_optin;
+    int sms;       /* multiprocessors */
 } device_info;
 
 typedef struct device_state {
@@ -364,7 +372,9 @@ static const device_info *device_locked(int ordinal, diag *d)
         !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "block limit",
                    &info.max_block, d) ||
         !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                   "shared memory limit", &info.max_smem_optin, d))
+                   "shared memory limit", &info.max_smem_optin, d) ||
+        !attribute(dev, ordinal, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "multiprocessor count",
+                   &info.sms, d))
         return NULL;
     /* Retained once and never released: modules loaded into it live for the
      * process, and PyTorch shares the same primary context. */
@@ -399,6 +409,15 @@ bool cuda_device_sm(int device, int *sm, diag *d)
     if (!s)
         return false;
     *sm = s->sm;
+    return true;
+}
+
+bool cuda_device_multiprocessors(int device, int *sms, diag *d)
+{
+    const device_info *s = device_get(device, d);
+    if (!s)
+        return false;
+    *sms = s->sms;
     return true;
 }
 
@@ -484,8 +503,14 @@ static const cuda_function *module_load_locked(const cuda_kernel_ref *ref, int o
     memcpy(entry, ref->entry, entry_len + 1);
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {log, (void *)(uintptr_t)(JIT_LOG_MAX - 1)};
+    /* another entry of the same PTX on this device: its module holds this one too */
     CUmodule module = NULL;
-    CUresult r = cu.ModuleLoadDataEx(&module, ref->ptx, 2, options, values);
+    for (const cuda_function *other = atomic_load_explicit(&modules[module_bucket(ref->key, ordinal)],
+                                                           memory_order_relaxed);
+         other && !module; other = other->next)
+        if (other->key == ref->key && other->device == ordinal)
+            module = other->module;
+    CUresult r = module ? CUDA_SUCCESS : cu.ModuleLoadDataEx(&module, ref->ptx, 2, options, values);
     if (r != CUDA_SUCCESS) {
         log[JIT_LOG_MAX - 1] = 0;
         size_t n = strlen(log);
@@ -506,8 +531,7 @@ static const cuda_function *module_load_locked(const cuda_kernel_ref *ref, int o
     r = cu.ModuleGetFunction(&function, module, ref->entry);
     if (r != CUDA_SUCCESS) {
         fail_cu(d, r, "cuModuleGetFunction", NULL, "looking up .entry %s in its PTX", ref->entry);
-        cu.ModuleUnload(module);
-        free(e), free(entry);
+        free(e), free(entry); /* the module stays: other entries may use it */
         return NULL;
     }
     e->key = ref->key;
@@ -663,6 +687,48 @@ bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsign
                          block_threads, f->device);
     }
     return (!pushed || pop(f->device, d)) && ok;
+}
+
+int cuda_function_ctas_per_sm(const cuda_function *f, unsigned block_threads, unsigned smem_bytes)
+{
+    int blocks = 0;
+    if (!f || !cu.OccupancyMaxActiveBlocksPerMultiprocessor)
+        return 1;
+    bool pushed = !is_current(f->dev.ctx);
+    diag ignored;
+    diag_init(&ignored);
+    if (pushed && !push(f->dev.ctx, f->device, &ignored)) {
+        diag_clear(&ignored);
+        return 1;
+    }
+    if (cu.OccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f->function, (int)block_threads,
+                                                     smem_bytes) != CUDA_SUCCESS)
+        blocks = 1;
+    if (pushed)
+        pop(f->device, &ignored);
+    diag_clear(&ignored);
+    return blocks > 0 ? blocks : 1;
+}
+
+bool cuda_memset32_async(int device, void *stream, uint64_t ptr, uint32_t value, size_t count, diag *d)
+{
+    const device_info *dev = device_get(device, d);
+    if (!dev)
+        return false;
+    if (!count)
+        return true;
+    if (!cu.MemsetD32Async) {
+        diag_error(d, DIAG_RUNTIME, "the CUDA driver %s has no cuMemsetD32Async", driver_path);
+        return false;
+    }
+    bool pushed = !is_current(dev->ctx);
+    if (pushed && !push(dev->ctx, device, d))
+        return false;
+    CUresult r = cu.MemsetD32Async((CUdeviceptr)ptr, value, count, (CUstream)stream);
+    bool ok = r == CUDA_SUCCESS || fail_cu(d, r, "cuMemsetD32Async", NULL,
+                                           "clearing %zu words at 0x%llx on device %d", count,
+                                           (unsigned long long)ptr, device);
+    return (!pushed || pop(device, d)) && ok;
 }
 
 bool cuda_launch(const cuda_kernel_ref *ref, int device, void *stream, const int64_t grid[3],

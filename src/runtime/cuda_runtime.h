@@ -22,6 +22,8 @@ bool cuda_available(diag *d);
 int cuda_device_count(diag *d); /* -1 on error (d set); may be 0 */
 /* Compute capability of `device` as 10*major+minor (90 on an H200). */
 bool cuda_device_sm(int device, int *sm, diag *d);
+/* Its multiprocessors (132 on an H200). */
+bool cuda_device_multiprocessors(int device, int *sms, diag *d);
 
 typedef struct cuda_kernel_ref {
     const void *key;        /* identifies the PTX text for the life of the process
@@ -70,6 +72,13 @@ int cuda_function_param_count(const cuda_function *f);
 bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsigned smem_bytes,
                           void *stream, const int64_t grid[3], void **params, int nparams,
                           diag *d);
+
+/* How many CTAs of f fit on one multiprocessor at once (the driver's
+ * occupancy calculator; 1 when it cannot tell). For persistent grids. */
+int cuda_function_ctas_per_sm(const cuda_function *f, unsigned block_threads, unsigned smem_bytes);
+/* Sets `count` 32-bit words at device address ptr to value, asynchronously
+ * on `stream` (cuMemsetD32Async). */
+bool cuda_memset32_async(int device, void *stream, uint64_t ptr, uint32_t value, size_t count, diag *d);
 
 /* Device memory and copies for tests and tools (synchronous; device
  * pointers as integers). cuda_mem_free(device, 0) does nothing. */

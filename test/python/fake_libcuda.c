@@ -26,6 +26,8 @@ struct fake_state {
     int nparams_recorded; /* set by the caller: how many parameters to copy */
     uint64_t params[FAKE_RECORDED_PARAMS]; /* the first 8 bytes at each params[i] */
     CUresult launch_result; /* what cuLaunchKernel returns (0: success) */
+    long memsets;           /* cuMemsetD32Async calls */
+    uint64_t memset_words;  /* the last one's word count */
 };
 struct fake_state fake_state;
 
@@ -50,6 +52,7 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device)
     case 75: *value = 9; break;          /* compute capability */
     case 76: *value = 0; break;
     case 97: *value = 232448; break;     /* opt-in shared memory */
+    case 16: *value = 4; break;          /* multiprocessors */
     default: *value = 0; break;
     }
     return 0;
@@ -120,6 +123,21 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     fake_state.context = (uint64_t)(uintptr_t)current;
     for (int i = 0; i < fake_state.nparams_recorded && i < FAKE_RECORDED_PARAMS && params; i++)
         memcpy(&fake_state.params[i], params[i], 8);
+    return 0;
+}
+
+CUresult cuMemsetD32Async(unsigned long long dst, unsigned value, size_t count, void *stream)
+{
+    (void)dst, (void)value, (void)stream;
+    fake_state.memsets++;
+    fake_state.memset_words = count;
+    return 0;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *f, int threads, size_t smem)
+{
+    (void)f, (void)threads, (void)smem;
+    *blocks = 2;
     return 0;
 }
 

@@ -1,5 +1,5 @@
 """Segment cases for the tests and the benchmark: the segment-length
-distributions of SWAGE.md section 6, random small cases, inputs for the
+distributions of the differential suite, random small cases, inputs for the
 example kernels (examples/), float64 references for every example, and the
 tolerances results are checked with.
 
@@ -13,7 +13,7 @@ size parameter: about 1e5 in CI, 2^24..2^26 on a GPU):
     bimodal            95% uniform in 8..64, 5% uniform in 4096..16384
     power-law          Pareto, alpha 1.2, x_min 1 (floor), capped at max(64, n // 64)
     one-outlier        n // 64 segments of 32 plus one of n // 2 at a random place
-                       (n = 2^26: 2^20 x 32 plus one of 2^25, as in SWAGE.md)
+                       (n = 2^26: 2^20 x 32 plus one of 2^25)
     few-huge           8 segments of n // 8 (n = 2^26: 8 x 2^23)
     alternating-empty  0, 128, 0, 128, ... (n // 128 segments of 128)
 

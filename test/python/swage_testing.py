@@ -202,4 +202,5 @@ class FakeDriverState(ctypes.Structure):
         ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
         ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
         ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
-        ("launch_result", ctypes.c_int)]
+        ("launch_result", ctypes.c_int), ("memsets", ctypes.c_long),
+        ("memset_words", ctypes.c_uint64)]

@@ -297,8 +297,8 @@ def test_segment_compile_error_location(kernel, signature):
 
 
 def test_float_offsets_argument_is_a_value_error_naming_it():
-    # The kernel is well formed; the caller's offsets array is not (SWAGE.md
-    # section 5: a bad argument is a TypeError/ValueError that names it).
+    # The kernel is well formed; the caller's offsets array is not (a bad
+    # argument is a TypeError/ValueError that names it, docs/segments.md).
     line, col, _ = expected_location(k_float_offsets)
     with pytest.raises(ValueError) as info:
         k_float_offsets.emit_mlir(signature=dict(SEG, offsets_ptr="*f32"))

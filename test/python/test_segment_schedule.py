@@ -1,15 +1,15 @@
-"""The first GPU schedule of segment programs, one CTA per segment
-(lower-segments, docs/segments.md "Schedules"), run on the CPU SIMT
-executor (executor="simt": the per-thread program the GPU runs, with its
-hidden buffer lengths) against the semantic executor (the oracle) on the
-same random ragged inputs: empty segments, segments of one element, around
-one tile (1023..1025) and several tiles long, offsets that start anywhere
-(not on a 4-element boundary), int32 and int64 offsets, float32, float16
-and bfloat16 values (bfloat16 where ml_dtypes provides it), for every
-example kernel: sum, max, mean, softmax, log-softmax, L2-normalise and the
-two-input weighted sum. Both must match the float64 reference within
-segment_cases.py's tolerances and each other within twice that (maxima
-exactly), and leave the same elements untouched.
+"""The automatic schedule of segment programs (docs/schedules.md) run on
+the CPU SIMT executor (executor="simt": the task kernels the GPU runs, with
+the launch's plan, scratch and hidden parameters) against the semantic
+executor (the oracle) on the same random ragged inputs: empty segments,
+segments of one element, around a tile (1023..1025) and several tiles long,
+offsets that start anywhere (not on a 4-element boundary), int32 and int64
+offsets, float32, float16 and bfloat16 values (bfloat16 where ml_dtypes
+provides it), for every example kernel: sum, max, mean, softmax,
+log-softmax, L2-normalise and the two-input weighted sum. Both must match
+the float64 reference within segment_cases.py's tolerances and each other
+within twice that (maxima exactly), and leave the same elements untouched.
+(test_schedules.py runs every schedule over every distribution.)
 
 Also the launch rules of segment programs: the grid comes from the offsets
 (a given grid is a TypeError), offsets must be a 1-D int32/int64 array of
@@ -243,25 +243,35 @@ class Device:
 def params(count):
     return [state.params[i] for i in range(count)]
 
-# One hidden count (values_ptr's 3000 elements) after the three pointers; the
-# grid is the offsets' 8 elements - 1. The fake driver's copy leaves zeros:
-# valid offsets, so the default check passes.
+# The automatic schedule: the scratch header is cleared (one memset), the direct kernel runs (7 segments of a mean of at
+# most 428 elements: one warp each, 4 per CTA of 128 threads: 2 CTAs), then
+# the persistent list kernel (4 multiprocessors x 2 resident CTAs). Every
+# kernel takes the program's three pointers, then the hidden element count
+# of values_ptr (3000). The fake driver's copy leaves the flag clear: the
+# default check passes.
 state.nparams_recorded = 4
 args = {"values_ptr": Device(0x10000, 3000, "<f4"), "offsets_ptr": Device(0x20000, 8, "<i8"),
         "out_ptr": Device(0x30000, 7, "<f4")}
+launches, memsets = state.launches, state.memsets
 t.segment_sum.launch(arguments=args)
-assert list(state.grid) == [7, 1, 1], list(state.grid)
+assert state.launches == launches + 3 and state.memsets == memsets + 1
+assert list(state.grid) == [8, 1, 1], list(state.grid)
+assert list(state.block) == [256, 1, 1], list(state.block)
 assert params(4) == [0x10000, 0x20000, 0x30000, 3000], [hex(p) for p in params(4)]
 launches = state.launches
 t.segment_sum.launch(arguments=args, unsafe=True)
-assert state.launches == launches + 1
+assert state.launches == launches + 3
+t.segment_sum.launch(arguments=args, unsafe=True, schedule="cta")
+assert state.launches == launches + 4
+assert list(state.grid) == [7, 1, 1] and list(state.block) == [256, 1, 1]
 
 # Two counts, in parameter order: the values read and the buffer stored to.
 state.nparams_recorded = 5
 t.segment_copy.launch(arguments={"values_ptr": Device(0x10000, 3000, "<f4"),
                                  "offsets_ptr": Device(0x20000, 4, "<i4"),
-                                 "out_ptr": Device(0x30000, 2000, "<f4")}, unsafe=True)
-assert list(state.grid) == [3, 1, 1]
+                                 "out_ptr": Device(0x30000, 2000, "<f4")}, unsafe=True,
+                      schedule="warp")
+assert list(state.grid) == [1, 1, 1], list(state.grid)
 assert params(5) == [0x10000, 0x20000, 0x30000, 3000, 2000], [hex(p) for p in params(5)]
 
 # No segments: no launch. A grid: refused.
@@ -286,10 +296,11 @@ print("fake driver segment checks passed")
 
 
 def test_cuda_launch_path_against_a_fake_driver(tmp_path):
-    """swageKernelLaunchCuda with a segment program: the grid from the
-    offsets, the hidden element counts after the arguments, the offsets of
-    a __cuda_array_interface__ array read through the driver, the C API's
-    grid checks (test/python/fake_libcuda.c stands in for the driver)."""
+    """A segment program's CUDA launch: the schedule's kernels in order with
+    their grids, the hidden element counts after the arguments, the scratch
+    cleared once, the offsets check's flag read through the driver, the C
+    API's grid checks (test/python/fake_libcuda.c stands in for the
+    driver)."""
     here = os.path.dirname(os.path.abspath(__file__))
     driver = str(tmp_path / "libfakecuda.so")
     try:

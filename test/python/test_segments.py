@@ -1,8 +1,9 @@
 """Segment programs on the CPU (docs/segments.md): every example kernel of
-examples/ on every segment-length distribution of SWAGE.md section 6 and on
-fresh random small cases, run by the semantic executor (the oracle) and by
-executor="simt" (the per-thread program of the GPU schedule, one CTA per
-segment) against float64 NumPy references; float16 (and bfloat16 where
+examples/ on every segment-length distribution of the differential suite
+(segment_cases.DISTRIBUTIONS) and on fresh random small cases, run by the
+semantic executor (the oracle) and by executor="simt" (the task kernels of
+the automatic GPU schedule, docs/schedules.md) against float64 NumPy
+references; float16 (and bfloat16 where
 ml_dtypes or PyTorch provides it on the CPU), int32 and int64 offsets,
 offsets that do not start at 0 or end at the buffers' end, launches with
 no segments, the offsets check and its errors, unsafe=True, and the example

@@ -5,13 +5,17 @@ the other test files have compiled hundreds of kernel specialisations (every
 tile op and dtype, every segment example, int32/int64 offsets, ...). Each
 one's PTX is emitted for sm_90 (the H200) and sm_80 (an older target) and
 assembled with `ptxas`, so CI -- which has no GPU -- checks that every PTX
-Swage emits is valid. The only compile error allowed is the documented one
-for float64 transcendental functions.
+Swage emits is valid. A segment program's PTX holds the task kernels of its
+automatic schedule; for the first specialisation of each segment program,
+every forced schedule's PTX is assembled too (docs/schedules.md). The only
+compile error allowed is the documented one for float64 transcendental
+functions. ptxas runs on every core.
 
 ptxas is looked up on PATH, then in $CUDA_HOME/bin and /usr/local/cuda/bin.
 When SWAGE_REQUIRE_PTXAS=1 (CI sets it) a missing ptxas is a failure.
 """
 
+import concurrent.futures
 import gc
 import os
 import shutil
@@ -52,26 +56,40 @@ def test_every_compiled_specialisation_assembles():
     kernels = _specialisations()
     assert len(kernels) >= 100, "expected the earlier tests to compile many kernels, got %d" % len(
         kernels)
+    jobs = []
+    programs = set()
+    for i, ((name, file, (signature, constexprs)), kernel) in enumerate(sorted(
+            kernels.items(), key=lambda item: repr(item[0]))):
+        schedules = ["auto"]
+        if _native.segment_launch_facts(kernel) is not None and (name, file) not in programs:
+            programs.add((name, file))
+            schedules = list(_native.SCHEDULES)
+        for schedule in schedules:
+            for sm in TARGETS:
+                jobs.append((i, name, signature, constexprs, kernel, schedule, sm))
     failures, assembled = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for i, ((name, _file, (signature, constexprs)), kernel) in enumerate(sorted(
-                kernels.items(), key=lambda item: repr(item[0]))):
-            for sm in TARGETS:
-                try:
-                    text = _native.emit_ptx(kernel, sm)
-                except sw.CompileError as e:
-                    failures.append("%s [%s | %s] sm_%d: %s" % (name, signature, constexprs, sm, e))
-                    continue
-                path = os.path.join(tmp, "k%d_sm%d.ptx" % (i, sm))
-                with open(path, "w") as f:
-                    f.write(text)
-                result = subprocess.run([ptxas, "-arch=sm_%d" % sm, path, "-o", os.devnull],
-                                        capture_output=True, text=True, timeout=120)
-                if result.returncode != 0:
-                    failures.append("%s [%s | %s] sm_%d: %s" % (name, signature, constexprs, sm,
-                                                                result.stderr.strip()[:500]))
+        def assemble(job):
+            i, name, signature, constexprs, kernel, schedule, sm = job
+            what = "%s [%s | %s] %s sm_%d" % (name, signature, constexprs, schedule, sm)
+            try:
+                text = _native.emit_ptx(kernel, sm, schedule)
+            except sw.CompileError as e:
+                return "%s: %s" % (what, e)
+            path = os.path.join(tmp, "k%d_%s_sm%d.ptx" % (i, schedule, sm))
+            with open(path, "w") as f:
+                f.write(text)
+            result = subprocess.run([ptxas, "-arch=sm_%d" % sm, path, "-o", os.devnull],
+                                    capture_output=True, text=True, timeout=300)
+            if result.returncode != 0:
+                return "%s: %s" % (what, result.stderr.strip()[:500])
+            return None
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            for failure in pool.map(assemble, jobs):
+                if failure:
+                    failures.append(failure)
                 else:
                     assembled += 1
-    print("ptxas assembled %d PTX modules (%d specialisations x %d targets)"
-          % (assembled, len(kernels), len(TARGETS)))
+    print("ptxas assembled %d PTX modules (%d specialisations, %d segment programs in every "
+          "schedule, %d targets)" % (assembled, len(kernels), len(programs), len(TARGETS)))
     assert not failures, "%d PTX modules failed:\n%s" % (len(failures), "\n".join(failures[:20]))

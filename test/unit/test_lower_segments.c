@@ -1,13 +1,16 @@
-/* test_lower_segments.c - unit tests of lower-segments (one CTA per
- * segment): segment programs written as MLIR text run on the semantic
- * executor (the oracle) and, lowered by lower-segments and lower-simt, on
- * the CPU SIMT executor with the hidden element counts appended; results
- * must agree (exactly for integers, within float rounding otherwise) on
- * random ragged data with empty segments and segments longer than a tile.
- * Offsets that the default check would reject (negative, decreasing, past
- * the end) must run without a single out-of-bounds access and give the
- * clamped segments. Requires libswage; prints "N passed, N failed" last and
- * exits nonzero on any failure. */
+/* test_lower_segments.c - unit tests of the schedules (src/plan/): segment
+ * programs written as MLIR text run on the semantic executor (the oracle)
+ * and, planned for every schedule (lower-segments[-<schedule>]), lowered by
+ * lower-simt and linked, on the CPU SIMT executor with the launch's plan
+ * (plan_run_cpu_simt: the same kernels, grids, scratch and hidden
+ * parameters as a GPU launch); results must agree (exactly for integers,
+ * within float rounding otherwise) on random ragged data with empty
+ * segments, segments around every tile of the plan and long ones that
+ * split. Offsets that the default check would reject (negative,
+ * decreasing, past the end) must run without a single out-of-bounds access
+ * and give the clamped segments, and the in-kernel check must flag them.
+ * Requires libswage; prints "N passed, N failed" last and exits nonzero on
+ * any failure. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -15,6 +18,8 @@
 #include "ir/scalar.h"
 #include "passes/lower_segments.h"
 #include "passes/passes.h"
+#include "plan/launch.h"
+#include "plan/report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -136,10 +141,15 @@ static const char softmax_bf16[] =
 
 /* ---- running ------------------------------------------------------------------------ */
 
-typedef enum { EXEC_ORACLE, EXEC_SCHEDULE } executor;
+/* EXEC_ORACLE, or a schedule (plan_schedule + 1). */
+typedef int executor;
+enum { EXEC_ORACLE = 0 };
+#define EXEC_SCHEDULE(s) ((s) + 1)
 
-/* Runs `text` on the oracle, or lowered (lower-segments, lower-simt, the
- * default pipeline) on the SIMT executor with the hidden counts appended.
+static bool last_flagged; /* the offsets check of the last scheduled run */
+
+/* Runs `text` on the oracle, or planned for a schedule, lowered and linked
+ * on the SIMT executor (plan_run_cpu_simt, with the offsets check).
  * Returns false with d set when the launch failed; parse/verify/lowering
  * failures are test failures. */
 static bool run(const char *text, executor ex, int64_t segments, const cpu_arg *args, int nargs,
@@ -153,6 +163,7 @@ static bool run(const char *text, executor ex, int64_t segments, const cpu_arg *
     ir_module *m = ir_parse_module(&ar, &src, &pd);
     bool ok = false;
     int64_t grid[3] = {segments, 1, 1};
+    static const char *const cleanup[] = {"fold", "cse", "fold", "dce"};
     if (!m || !ir_verify(m, &pd)) {
         CHECK(false, "kernel does not parse or verify: %s", pd.rendered ? pd.rendered : "?");
         diag_error(d, DIAG_COMPILE, "bad test kernel");
@@ -160,18 +171,21 @@ static bool run(const char *text, executor ex, int64_t segments, const cpu_arg *
         ok = cpu_exec_launch(m, grid, args, nargs, d);
     } else {
         segment_params sp;
+        plan_info info;
+        int nruntime = ir_func_body(ir_module_func(m))->nargs;
         bool lowered = segments_params(m, ir_module_func(m), &sp, &pd) &&
-                       pass_lower_segments(m, &pd) && ir_verify(m, &pd) && pass_lower_simt(m, &pd) &&
-                       pass_run_default(m, NULL, &pd);
+                       plan_build(m, (plan_schedule)(ex - 1), &pd) &&
+                       pass_run_pipeline(m, cleanup, 4, NULL, &pd) && pass_lower_simt(m, &pd) &&
+                       plan_link(m, &pd) && pass_run_default(m, NULL, &pd) &&
+                       plan_info_read(m, (plan_schedule)(ex - 1), nruntime, &info, &pd);
         if (!lowered) {
-            CHECK(false, "lowering failed: %s", pd.rendered ? pd.rendered : "?");
+            CHECK(false, "lowering failed: %s", pd.rendered ? pd.rendered : pd.message ? pd.message : "?");
             diag_error(d, DIAG_COMPILE, "lowering failed");
         } else {
-            cpu_arg all[16];
-            memcpy(all, args, sizeof(cpu_arg) * (size_t)nargs);
+            int64_t numel[16];
             for (int h = 0; h < sp.nhidden; h++)
-                all[nargs + h] = (cpu_arg){.kind = CPU_ARG_INT, .i = args[sp.hidden_source[h]].nelems};
-            ok = cpu_simt_launch(m, grid, all, nargs + sp.nhidden, d);
+                numel[h] = args[sp.hidden_source[h]].nelems;
+            ok = plan_run_cpu_simt(m, &info, args, numel, sp.nhidden, segments, true, &last_flagged, d);
         }
     }
     diag_clear(&pd);
@@ -188,6 +202,7 @@ static int64_t random_length(void)
     case 2: return 1 + (int64_t)(rng() % 32);
     case 3: return 1023 + (int64_t)(rng() % 3);
     case 4: return 2048 + (int64_t)(rng() % 2000);
+    case 5: return rng() % 4 ? (int64_t)(rng() % 300) : 9000 + (int64_t)(rng() % 30000);
     default: return (int64_t)(rng() % 300);
     }
 }
@@ -222,13 +237,16 @@ static cpu_arg offsets_arg(ragged *r, bool wide)
     return wide ? buf(r->offsets64, r->segments + 1) : buf(r->offsets32, r->segments + 1);
 }
 
-static bool close_enough(double want, double got, double scale)
+/* Float32 accumulation over n values differs from the oracle's (double)
+ * by rounding that grows like a random walk: 2^-22 sqrt(n), at least 1e-5. */
+static bool close_enough(double want, double got, double scale, int64_t n)
 {
     if (isnan(want) || isnan(got))
         return isnan(want) && isnan(got);
     if (isinf(want) || isinf(got))
         return want == got;
-    return fabs(want - got) <= 1e-5 * (scale + fabs(want)) + 1e-30;
+    double rtol = fmax(1e-5, 0x1p-22 * sqrt((double)n));
+    return fabs(want - got) <= rtol * (scale + fabs(want)) + 1e-30;
 }
 
 /* ---- one f32 (or f16) kernel: oracle vs schedule ------------------------------------- */
@@ -267,12 +285,13 @@ static void test_f32_case(const f32_case *c, int64_t segments)
             narrow[i] = c->storage == DT_F16 ? ir_f32_to_f16(values[i]) : ir_f32_to_bf16(values[i]);
         in = narrow;
     }
-    void *out[2];
-    for (int k = 0; k < 2; k++) {
+    enum { RUNS = 1 + PLAN_SCHEDULES };
+    void *out[RUNS];
+    for (int k = 0; k < RUNS; k++) {
         out[k] = calloc((size_t)nout + 1, esize);
         memset(out[k], 0x7f, (size_t)nout * esize); /* untouched elements stay recognisable */
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < RUNS; k++) {
         cpu_arg args[5];
         int nargs;
         if (c->two_inputs) {
@@ -285,34 +304,38 @@ static void test_f32_case(const f32_case *c, int64_t segments)
         }
         diag d;
         diag_init(&d);
-        bool ok = run(c->text, k ? EXEC_SCHEDULE : EXEC_ORACLE, segments, args, nargs, &d);
-        CHECK(ok, "%s (%s, %lld segments): %s", c->name, k ? "schedule" : "oracle",
+        bool ok = run(c->text, k, segments, args, nargs, &d);
+        CHECK(ok, "%s (%s, %lld segments): %s", c->name, k ? plan_schedule_names[k - 1] : "oracle",
               (long long)segments, d.message ? d.message : "?");
+        CHECK(!k || !last_flagged, "%s (%s): valid offsets flagged", c->name, k ? plan_schedule_names[k - 1] : "");
         diag_clear(&d);
     }
-    int bad = 0;
-    for (int64_t i = 0; i < nout && bad < 3; i++) {
-        double want, got;
-        if (half) {
-            float (*widen)(uint16_t) = c->storage == DT_F16 ? ir_f16_to_f32 : ir_bf16_to_f32;
-            want = widen(((uint16_t *)out[0])[i]);
-            got = widen(((uint16_t *)out[1])[i]);
-        } else {
-            want = ((float *)out[0])[i];
-            got = ((float *)out[1])[i];
+    for (int k = 1; k < RUNS; k++) {
+        int bad = 0;
+        for (int64_t i = 0; i < nout && bad < 3; i++) {
+            double want, got;
+            if (half) {
+                float (*widen)(uint16_t) = c->storage == DT_F16 ? ir_f16_to_f32 : ir_bf16_to_f32;
+                want = widen(((uint16_t *)out[0])[i]);
+                got = widen(((uint16_t *)out[k])[i]);
+            } else {
+                want = ((float *)out[0])[i];
+                got = ((float *)out[k])[i];
+            }
+            /* 16-bit outputs may differ by one ulp of their format after rounding;
+             * a weighted sum's terms reach 16, and cancel */
+            double ulp = c->storage == DT_F16 ? 0x1p-10 : 0x1p-7;
+            bool ok = half ? fabs(want - got) <= ulp * fabs(want) + 1e-7 : close_enough(want, got, c->two_inputs ? 16.0 : 1.0, r.total);
+            if (!ok) {
+                bad++;
+                CHECK(false, "%s, %s: element %lld: oracle %.9g, schedule %.9g", c->name,
+                      plan_schedule_names[k - 1], (long long)i, want, got);
+            }
         }
-        /* 16-bit outputs may differ by one ulp of their format after rounding */
-        double ulp = c->storage == DT_F16 ? 0x1p-10 : 0x1p-7;
-        bool ok = half ? fabs(want - got) <= ulp * fabs(want) + 1e-7 : close_enough(want, got, 1.0);
-        if (!ok) {
-            bad++;
-            CHECK(false, "%s: element %lld: oracle %.9g, schedule %.9g", c->name, (long long)i, want,
-                  got);
-        }
+        CHECK(!bad, "%s, %s agrees on %lld segments (%lld values)", c->name, plan_schedule_names[k - 1],
+              (long long)segments, (long long)r.total);
     }
-    CHECK(!bad, "%s agrees on %lld segments (%lld values)", c->name, (long long)segments,
-          (long long)r.total);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < RUNS; k++)
         free(out[k]);
     free(values), free(weights), free(scale), free(narrow);
     free_ragged(&r);
@@ -350,26 +373,31 @@ static void test_int_kernel(const char *name, const char *text, ir_dtype dt, boo
         ir_scalar v = ir_scalar_from_int(dt, (int64_t)(rng() % 2001) - 1000);
         ir_scalar_store(dt, values + i * bytes, v);
     }
-    unsigned char *out[2];
-    for (int k = 0; k < 2; k++) {
+    enum { RUNS = 1 + PLAN_SCHEDULES };
+    unsigned char *out[RUNS];
+    for (int k = 0; k < RUNS; k++) {
         out[k] = calloc((size_t)r.segments + 1, (size_t)bytes);
         cpu_arg args[3] = {buf(values, r.total), offsets_arg(&r, wide), buf(out[k], r.segments)};
         diag d;
         diag_init(&d);
-        CHECK(run(text, k ? EXEC_SCHEDULE : EXEC_ORACLE, r.segments, args, 3, &d), "%s: %s", name,
-              d.message ? d.message : "?");
+        CHECK(run(text, k, r.segments, args, 3, &d), "%s (%s): %s", name,
+              k ? plan_schedule_names[k - 1] : "oracle", d.message ? d.message : "?");
         diag_clear(&d);
     }
-    CHECK(!memcmp(out[0], out[1], (size_t)(r.segments * bytes)), "%s: oracle and schedule differ",
-          name);
-    free(out[0]), free(out[1]), free(values);
+    for (int k = 1; k < RUNS; k++)
+        CHECK(!memcmp(out[0], out[k], (size_t)(r.segments * bytes)), "%s: oracle and %s differ", name,
+              plan_schedule_names[k - 1]);
+    for (int k = 0; k < RUNS; k++)
+        free(out[k]);
+    free(values);
     free_ragged(&r);
 }
 
 /* ---- identities of empty segments ---------------------------------------------------------- */
 
-static void test_empty_segments(void)
+static void test_empty_segments_with(executor ex)
 {
+    const char *what = plan_schedule_names[ex - 1];
     int64_t offsets[4] = {0, 0, 0, 0};
     float values[1] = {0}, out[3];
     struct { const char *text; float want; } cases[] = {
@@ -379,45 +407,54 @@ static void test_empty_segments(void)
         cpu_arg args[3] = {buf(values, 0), buf(offsets, 4), buf(out, 3)};
         diag d;
         diag_init(&d);
-        CHECK(run(cases[i].text, EXEC_SCHEDULE, 3, args, 3, &d), "%s", d.message ? d.message : "?");
+        CHECK(run(cases[i].text, ex, 3, args, 3, &d), "%s: %s", what, d.message ? d.message : "?");
         diag_clear(&d);
         for (int s = 0; s < 3; s++)
-            CHECK(out[s] == cases[i].want, "case %zu segment %d: %g, want %g", i, s, out[s],
+            CHECK(out[s] == cases[i].want, "%s: case %zu segment %d: %g, want %g", what, i, s, out[s],
                   cases[i].want);
     }
     int32_t offsets32[3] = {0, 0, 0};
     cpu_arg args[3] = {buf(values, 0), buf(offsets32, 3), buf(out, 2)};
     diag d;
     diag_init(&d);
-    CHECK(run(max_f32, EXEC_SCHEDULE, 2, args, 3, &d), "%s", d.message ? d.message : "?");
+    CHECK(run(max_f32, ex, 2, args, 3, &d), "%s: %s", what, d.message ? d.message : "?");
     diag_clear(&d);
-    CHECK(out[0] == -INFINITY && out[1] == -INFINITY, "max of nothing: %g %g", out[0], out[1]);
+    CHECK(out[0] == -INFINITY && out[1] == -INFINITY, "%s: max of nothing: %g %g", what, out[0], out[1]);
     /* Softmax of empty segments stores nothing. */
     float sentinel[1] = {42.0f};
     cpu_arg sargs[3] = {buf(values, 0), buf(offsets32, 3), buf(sentinel, 0)};
-    CHECK(run(softmax_f32, EXEC_SCHEDULE, 2, sargs, 3, &d), "%s", d.message ? d.message : "?");
+    CHECK(run(softmax_f32, ex, 2, sargs, 3, &d), "%s: %s", what, d.message ? d.message : "?");
     diag_clear(&d);
-    CHECK(sentinel[0] == 42.0f, "softmax of empty segments wrote");
+    CHECK(sentinel[0] == 42.0f, "%s: softmax of empty segments wrote", what);
+}
+
+static void test_empty_segments(void)
+{
+    for (int s = 0; s < PLAN_SCHEDULES; s++)
+        test_empty_segments_with(EXEC_SCHEDULE(s));
 }
 
 /* ---- bad offsets: clamped, never out of bounds ---------------------------------------------- */
 
-static void test_clamping(void)
+static void test_clamping_with(executor ex)
 {
+    const char *what = plan_schedule_names[ex - 1];
     enum { N = 3000 };
     float *values = malloc(sizeof(float) * N);
     for (int i = 0; i < N; i++)
         values[i] = (float)(i % 7) - 3.0f;
-    /* negative start, decreasing pair, past the end, huge, normal */
-    int64_t offsets[] = {-5, 100, 40, 2999, 5000, INT64_MAX / 2, 10, 2100};
+    /* negative start, decreasing pair, past the end, huge, normal: more
+     * clamped elements than the buffer holds, so the lists (sized for valid
+     * offsets) overflow and the direct kernel streams what does not fit */
+    int64_t offsets[] = {-5, 100, 40, 2999, 5000, INT64_MAX / 2, 10, 2100, 0, 2990};
     int64_t segments = (int64_t)(sizeof offsets / sizeof offsets[0]) - 1;
     float out[16];
     cpu_arg args[3] = {buf(values, N), buf(offsets, segments + 1), buf(out, segments)};
     diag d;
     diag_init(&d);
-    CHECK(run(sum_f32, EXEC_SCHEDULE, segments, args, 3, &d), "unsafe sum: %s",
-          d.message ? d.message : "?");
+    CHECK(run(sum_f32, ex, segments, args, 3, &d), "%s: unsafe sum: %s", what, d.message ? d.message : "?");
     diag_clear(&d);
+    CHECK(last_flagged, "%s: the offsets check did not flag bad offsets", what);
     for (int64_t s = 0; s < segments; s++) {
         int64_t start = offsets[s] < 0 ? 0 : offsets[s];
         start = start > N ? N : start;
@@ -426,7 +463,7 @@ static void test_clamping(void)
         double want = 0;
         for (int64_t i = start; i < end; i++)
             want += values[i];
-        CHECK(fabs(out[s] - want) < 1e-3, "clamped segment %lld: %g, want %g", (long long)s,
+        CHECK(fabs(out[s] - want) < 1e-3, "%s: clamped segment %lld: %g, want %g", what, (long long)s,
               out[s], want);
     }
     /* A store target shorter than the values: both clamp to the shorter. */
@@ -435,12 +472,18 @@ static void test_clamping(void)
         small_out[i] = -1.0f;
     int32_t offs2[3] = {0, 40, 3000}; /* softmax_f32 takes i32 offsets */
     cpu_arg sargs[3] = {buf(values, N), buf(offs2, 3), buf(small_out, 50)};
-    CHECK(run(softmax_f32, EXEC_SCHEDULE, 2, sargs, 3, &d), "unsafe softmax: %s",
-          d.message ? d.message : "?");
+    CHECK(run(softmax_f32, ex, 2, sargs, 3, &d), "%s: unsafe softmax: %s", what, d.message ? d.message : "?");
     diag_clear(&d);
-    CHECK(small_out[0] >= 0.0f && small_out[49] >= 0.0f, "short target: %g %g", small_out[0],
+    CHECK(small_out[0] >= 0.0f && small_out[49] >= 0.0f, "%s: short target: %g %g", what, small_out[0],
           small_out[49]);
+    CHECK(last_flagged, "%s: a segment past the shortest buffer was not flagged", what);
     free(values);
+}
+
+static void test_clamping(void)
+{
+    for (int s = 0; s < PLAN_SCHEDULES; s++)
+        test_clamping_with(EXEC_SCHEDULE(s));
 }
 
 /* ---- launch facts and errors ------------------------------------------------------------------ */
@@ -486,8 +529,71 @@ static void test_params(void)
     arena_free(&ar);
 }
 
+/* ---- list capacities: valid offsets never overflow a list ------------------------------ */
+
+/* For every schedule and random valid offsets that start anywhere (spans
+ * of len + up to 3), the host classification (the kernels' own rules)
+ * puts no more segments in a list than the launch made room for: lists
+ * overflow only with bad offsets. */
+static void test_list_capacities(void)
+{
+    arena ar;
+    arena_init(&ar);
+    source_file src = {"sum.mlir", sum_f32, strlen(sum_f32), 1};
+    diag d;
+    diag_init(&d);
+    static const char *const cleanup[] = {"fold", "cse", "fold", "dce"};
+    for (int sched = 0; sched < PLAN_SCHEDULES; sched++) {
+        ir_module *m = ir_parse_module(&ar, &src, &d);
+        plan_info info;
+        bool ok = m && plan_build(m, (plan_schedule)sched, &d) && pass_run_pipeline(m, cleanup, 4, NULL, &d) &&
+                  pass_lower_simt(m, &d) && plan_link(m, &d) &&
+                  plan_info_read(m, (plan_schedule)sched, 3, &info, &d);
+        CHECK(ok, "%s: %s", plan_schedule_names[sched], d.message ? d.message : "?");
+        diag_clear(&d);
+        if (!ok)
+            continue;
+        /* one length for all, just under each tile, misaligned (the densest
+         * lists: every span is the length + 3), then random mixes */
+        int64_t fixed[3 * PLAN_MAX_SHAPES + 20];
+        int nfixed = 0;
+        for (int c = 0; c < info.nshapes; c++)
+            for (int64_t delta = 0; delta < 3; delta++)
+                fixed[nfixed++] = info.list_tile[c] - delta;
+        for (int i = 0; i < 20; i++)
+            fixed[nfixed++] = 0; /* random lengths */
+        for (int trial = 0; trial < nfixed; trial++) {
+            int64_t segments = fixed[trial] > 1024 ? 64 : 1 + (int64_t)(rng() % 3000);
+            int64_t pad = fixed[trial] ? 3 : (int64_t)(rng() % 4);
+            int64_t *offsets = malloc(sizeof(int64_t) * (size_t)(segments + 1));
+            offsets[0] = pad;
+            for (int64_t s = 0; s < segments; s++)
+                offsets[s + 1] = offsets[s] + (fixed[trial] ? fixed[trial] : random_length());
+            int64_t numel = offsets[segments] + (int64_t)(rng() % 5);
+            plan_sizes sz;
+            plan_cpu_sizes(&info, segments, &numel, 1, &sz);
+            plan_runtime rt;
+            plan_runtime_compute(&info, &sz, &rt);
+            int64_t count[PLAN_MAX_LISTS] = {0};
+            for (int64_t s = 0; s < segments; s++) {
+                int64_t span = offsets[s + 1] - (offsets[s] & ~(int64_t)3);
+                plan_placement p = plan_place(&info, &rt, span);
+                if (p.list >= 0)
+                    count[p.list]++;
+            }
+            for (int c = 0; c < info.nlists; c++)
+                CHECK(count[c] <= rt.caps[c], "%s: list %d holds %lld segments but has room for %lld "
+                      "(%lld segments, pad %lld)", plan_schedule_names[sched], c, (long long)count[c],
+                      (long long)rt.caps[c], (long long)segments, (long long)pad);
+            free(offsets);
+        }
+    }
+    arena_free(&ar);
+}
+
 int main(void)
 {
+    test_list_capacities();
     test_f32_kernels();
     test_int_kernel("sum_i32", sum_i32, DT_I32, false);
     test_int_kernel("max_i32", max_i32, DT_I32, true);

@@ -689,7 +689,7 @@ static void test_pipeline(void)
     int ops_before = count_all_in(k.body);
     CHECK(!pass_run_pipeline(k.m, names, 2, NULL, &d));
     CHECK(d.kind == DIAG_ARGUMENT);
-    CHECK(d.message && !strcmp(d.message, "unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments)"));
+    CHECK(d.message && !strcmp(d.message, "unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments, lower-segments-subwarp, lower-segments-warp, lower-segments-cta, lower-segments-split, lower-segments-persistent, plan-link)"));
     CHECK(count_all_in(k.body) == ops_before);
     diag_clear(&d);
 

@@ -552,30 +552,92 @@ static const char uniform_loop[] =
     "  \"func.return\"() : () -> ()\n"
     "}\n";
 
+/* Divergent control flow: each thread takes its own branch and its own
+ * number of loop iterations; the results are stored per thread. */
+#define STORE_TID_RESULT(value)                                                                     \
+    "  %os = \"sw.splat\"(%out) : (!sw.ptr<i32>) -> vector<1x!sw.ptr<i32>>\n"                       \
+    "  %ts = \"sw.splat\"(%tid) : (i32) -> vector<1xi32>\n"                                         \
+    "  %op = \"sw.addptr\"(%os, %ts) : (vector<1x!sw.ptr<i32>>, vector<1xi32>) -> vector<1x!sw.ptr<i32>>\n" \
+    "  %vs = \"sw.splat\"(" value ") : (i32) -> vector<1xi32>\n"                                    \
+    "  \"simt.store\"(%op, %vs) {vec = 1 : i32} : (vector<1x!sw.ptr<i32>>, vector<1xi32>) -> ()\n"
+
 static const char divergent_if[] =
+    "func.func @k(%out: !sw.ptr<i32>) attributes {simt.num_threads = 64 : i32} {\n"
+    "  %tid = \"simt.thread_id\"() : () -> i32\n"
+    "  %c3 = \"sw.constant\"() {value = 3 : i32} : () -> i32\n"
+    "  %c100 = \"sw.constant\"() {value = 100 : i32} : () -> i32\n"
+    "  %odd = \"sw.and\"(%tid, %c3) : (i32, i32) -> i32\n"
+    "  %zero = \"sw.constant\"() {value = 0 : i32} : () -> i32\n"
+    "  %lt = \"sw.cmp\"(%odd, %zero) {predicate = \"eq\"} : (i32, i32) -> i1\n"
+    "  %r = \"sw.if\"(%lt) ({\n"
+    "    %a = \"sw.add\"(%tid, %c100) : (i32, i32) -> i32\n"
+    "    \"sw.yield\"(%a) : (i32) -> ()\n"
+    "  }, {\n"
+    "    \"sw.yield\"(%tid) : (i32) -> ()\n"
+    "  }) : (i1) -> i32\n"
+    STORE_TID_RESULT("%r")
+    "  \"func.return\"() : () -> ()\n"
+    "}\n";
+
+/* Thread t counts to t: out[t] = t (threads past their last iteration keep
+ * their carried value). */
+static const char divergent_for[] =
+    "func.func @k(%out: !sw.ptr<i32>) attributes {simt.num_threads = 64 : i32} {\n"
+    "  %tid = \"simt.thread_id\"() : () -> i32\n"
+    "  %c0 = \"sw.constant\"() {value = 0 : i32} : () -> i32\n"
+    "  %c1 = \"sw.constant\"() {value = 1 : i32} : () -> i32\n"
+    "  %n = \"sw.for\"(%c0, %tid, %c1, %c0) ({\n"
+    "  ^bb0(%i: i32, %acc: i32):\n"
+    "    %next = \"sw.add\"(%acc, %c1) : (i32, i32) -> i32\n"
+    "    \"sw.yield\"(%next) : (i32) -> ()\n"
+    "  }) : (i32, i32, i32, i32) -> i32\n"
+    STORE_TID_RESULT("%n")
+    "  \"func.return\"() : () -> ()\n"
+    "}\n";
+
+/* A barrier only half the CTA reaches: a hang on a GPU. */
+static const char divergent_barrier[] =
     "func.func @k() attributes {simt.num_threads = 64 : i32} {\n"
     "  %tid = \"simt.thread_id\"() : () -> i32\n"
     "  %c32 = \"sw.constant\"() {value = 32 : i32} : () -> i32\n"
     "  %lt = \"sw.cmp\"(%tid, %c32) {predicate = \"lt\"} : (i32, i32) -> i1\n"
-    "  %r = \"sw.if\"(%lt) ({\n"
-    "    \"sw.yield\"(%c32) : (i32) -> ()\n"
+    "  \"sw.if\"(%lt) ({\n"
+    "    \"simt.barrier\"() : () -> ()\n"
+    "    \"sw.yield\"() : () -> ()\n"
     "  }, {\n"
-    "    \"sw.yield\"(%tid) : (i32) -> ()\n"
-    "  }) : (i1) -> i32\n"
+    "    \"sw.yield\"() : () -> ()\n"
+    "  }) : (i1) -> ()\n"
     "  \"func.return\"() : () -> ()\n"
     "}\n";
 
-static const char divergent_for[] =
-    "func.func @k() attributes {simt.num_threads = 32 : i32} {\n"
-    "  %tid = \"simt.thread_id\"() : () -> i32\n"
-    "  %c0 = \"sw.constant\"() {value = 0 : i32} : () -> i32\n"
-    "  %c1 = \"sw.constant\"() {value = 1 : i32} : () -> i32\n"
-    "  \"sw.for\"(%c0, %tid, %c1) ({\n"
-    "  ^bb0(%i: i32):\n"
-    "    \"sw.yield\"() : () -> ()\n"
-    "  }) : (i32, i32, i32) -> ()\n"
-    "  \"func.return\"() : () -> ()\n"
-    "}\n";
+/* Groups of 8 lanes take different branches; shuffles of width 8 inside a
+ * branch are fine (out[t] = sum of the tids of t's group), a shuffle of
+ * the whole warp is not. */
+#define GROUP_SHUFFLE_KERNEL(width, offset)                                                        \
+    "func.func @k(%out: !sw.ptr<i32>) attributes {simt.num_threads = 32 : i32} {\n"               \
+    "  %tid = \"simt.thread_id\"() : () -> i32\n"                                                \
+    "  %c8 = \"sw.constant\"() {value = 8 : i32} : () -> i32\n"                                  \
+    "  %c16 = \"sw.constant\"() {value = 16 : i32} : () -> i32\n"                                \
+    "  %g = \"sw.and\"(%tid, %c8) : (i32, i32) -> i32\n"                                          \
+    "  %first = \"sw.cmp\"(%g, %c8) {predicate = \"lt\"} : (i32, i32) -> i1\n"                    \
+    "  %r = \"sw.if\"(%first) ({\n"                                                              \
+    "    %s4 = \"simt.shfl_xor\"(%tid) {offset = " offset " : i32, width = " width " : i32} : (i32) -> i32\n" \
+    "    %a4 = \"sw.add\"(%tid, %s4) : (i32, i32) -> i32\n"                                       \
+    "    %s2 = \"simt.shfl_xor\"(%a4) {offset = 2 : i32, width = 8 : i32} : (i32) -> i32\n"       \
+    "    %a2 = \"sw.add\"(%a4, %s2) : (i32, i32) -> i32\n"                                        \
+    "    %s1 = \"simt.shfl_xor\"(%a2) {offset = 1 : i32, width = 8 : i32} : (i32) -> i32\n"       \
+    "    %a1 = \"sw.add\"(%a2, %s1) : (i32, i32) -> i32\n"                                        \
+    "    \"sw.yield\"(%a1) : (i32) -> ()\n"                                                       \
+    "  }, {\n"                                                                                   \
+    "    %b = \"simt.shfl_idx\"(%tid) {lane = 3 : i32, width = 8 : i32} : (i32) -> i32\n"         \
+    "    \"sw.yield\"(%b) : (i32) -> ()\n"                                                        \
+    "  }) : (i1) -> i32\n"                                                                       \
+    STORE_TID_RESULT("%r")                                                                       \
+    "  \"func.return\"() : () -> ()\n"                                                           \
+    "}\n"
+
+static const char group_shuffle[] = GROUP_SHUFFLE_KERNEL("8", "4");
+static const char warp_shuffle_in_divergence[] = GROUP_SHUFFLE_KERNEL("32", "16");
 
 static void test_control_flow(void)
 {
@@ -597,16 +659,42 @@ static void test_control_flow(void)
           d.message ? d.message : "wrong values");
     diag_clear(&d);
 
+    int32_t ints[64];
+    cpu_arg iargs[1] = {buf(ints, 64)};
+    ok = run(divergent_if, 1, iargs, 1, &d);
+    bool right = ok;
+    for (int t = 0; t < 64; t++)
+        right = right && ints[t] == ((t & 3) == 0 ? t + 100 : t);
+    CHECK(right, "divergent sw.if: each thread gets its own branch's result: %s",
+          d.message ? d.message : "wrong values");
+    diag_clear(&d);
+    ok = run(divergent_for, 1, iargs, 1, &d);
+    right = ok;
+    for (int t = 0; t < 64; t++)
+        right = right && ints[t] == t;
+    CHECK(right, "divergent sw.for: thread t runs t iterations: %s", d.message ? d.message : "wrong values");
+    diag_clear(&d);
+
     char loc[64], msg[512];
-    snprintf(msg, sizeof msg,
-             "divergent control flow in SIMT program at %s: the condition of 'sw.if' is 1 in thread 0 "
-             "but 0 in thread 32", where(divergent_if, "\"sw.if\"", loc));
-    ok = run(divergent_if, 1, NULL, 0, &d);
+    snprintf(msg, sizeof msg, "simt.barrier at %s is not reached by thread 32 (divergent control flow)",
+             where(divergent_barrier, "\"simt.barrier\"", loc));
+    ok = run(divergent_barrier, 1, NULL, 0, &d);
     EXPECT_ERROR(d, ok, DIAG_INTERNAL, msg);
-    snprintf(msg, sizeof msg,
-             "divergent control flow in SIMT program at %s: the upper bound of 'sw.for' is 0 in thread 0 "
-             "but 1 in thread 1", where(divergent_for, "\"sw.for\"", loc));
-    ok = run(divergent_for, 1, NULL, 0, &d);
+
+    ok = run(group_shuffle, 1, iargs, 1, &d);
+    right = ok;
+    for (int t = 0; t < 32; t++) {
+        int base = t & ~7;
+        int want = (t & 8) ? base + 3 : 8 * base + 28; /* tids base..base+7 sum to 8*base + 28 */
+        right = right && ints[t] == want;
+    }
+    CHECK(right, "shuffles within groups of 8 lanes in divergent branches: %s",
+          d.message ? d.message : "wrong values");
+    diag_clear(&d);
+    snprintf(msg, sizeof msg, "simt.shfl_xor at %s: thread 0 shuffles within lanes 0..31, but thread 8 "
+             "does not run it (divergent control flow)",
+             where(warp_shuffle_in_divergence, "\"simt.shfl_xor\"", loc));
+    ok = run(warp_shuffle_in_divergence, 1, iargs, 1, &d);
     EXPECT_ERROR(d, ok, DIAG_INTERNAL, msg);
 }
 

@@ -60,8 +60,8 @@ bool cpu_exec_load(cpu_ctx *c, const ir_op *op)
     const ir_scalar *other = op->noperands == 3 ? cpu_vals(c, op->operands[2]) : NULL;
     ir_scalar *o = cpu_vals(c, r);
     for (int32_t i = 0; i < n; i++) {
-        if (mask && !mask[i].i) {
-            o[i] = other[i];
+        if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots)) {
+            o[i] = other ? other[i] : (ir_scalar){0};
             continue;
         }
         if (!check_access(c, op, p[i], dt, i, slots))
@@ -85,10 +85,11 @@ bool cpu_exec_store(cpu_ctx *c, const ir_op *op)
     ir_dtype dt = cpu_dtype(c, op->operands[1]);
     int32_t n = cpu_len(c, op->operands[0]), slots = cpu_slots(c, op->operands[0]);
     for (int32_t i = 0; i < n; i++)
-        if ((!mask || mask[i].i) && !check_access(c, op, p[i], dt, i, slots))
+        if ((!mask || mask[i].i) && cpu_thread_active(c, i / slots) &&
+            !check_access(c, op, p[i], dt, i, slots))
             return false;
     for (int32_t i = 0; i < n; i++) {
-        if (mask && !mask[i].i)
+        if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots))
             continue;
         if (dt == DT_F32 && !c->generic_only) {
             float f = (float)v[i].f;
@@ -96,6 +97,33 @@ bool cpu_exec_store(cpu_ctx *c, const ir_op *op)
         } else {
             ir_scalar_store(dt, element_at(c, p[i]), v[i]);
         }
+    }
+    return true;
+}
+
+bool cpu_exec_atomic(cpu_ctx *c, const ir_op *op)
+{
+    const cpu_ptr *p = cpu_ptrs(c, op->operands[0]);
+    const ir_scalar *v = cpu_vals(c, op->operands[1]);
+    const ir_scalar *mask = op->noperands == 3 ? cpu_vals(c, op->operands[2]) : NULL;
+    ir_scalar *o = cpu_vals(c, op->results[0]);
+    ir_dtype dt = cpu_dtype(c, op->operands[1]);
+    int32_t n = cpu_len(c, op->operands[0]), slots = cpu_slots(c, op->operands[0]);
+    for (int32_t i = 0; i < n; i++)
+        if ((!mask || mask[i].i) && cpu_thread_active(c, i / slots) &&
+            !check_access(c, op, p[i], dt, i, slots))
+            return false;
+    for (int32_t i = 0; i < n; i++) {
+        if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots)) {
+            o[i] = (ir_scalar){0};
+            continue;
+        }
+        void *at = element_at(c, p[i]);
+        ir_scalar old = ir_scalar_load(dt, at), sum;
+        if (!ir_eval_binary(IR_ADD, dt, old, v[i], &sum))
+            return cpu_internal(c, op, "no addition for the atomic's dtype");
+        ir_scalar_store(dt, at, sum);
+        o[i] = old;
     }
     return true;
 }
@@ -118,78 +146,169 @@ static void exec_addptr(cpu_ctx *c, const ir_op *op)
 
 /* ---- control flow ------------------------------------------------------- */
 
-/* The value of the integer scalar v (a condition or a loop bound). At SIMT
- * level every thread must hold the same value: the lowering makes all
- * control flow uniform, so a difference is a lowering bug. */
-static bool uniform_scalar(cpu_ctx *c, const ir_op *op, ir_value v, const char *what, int64_t *out)
+/* Per-thread scratch for one level of control flow (trip counts, saved
+ * active masks): a stack sized by cpu_prepare for the function's deepest
+ * nesting, so it never moves while a level uses it. */
+static void *ctl_take(cpu_ctx *c, size_t bytes, size_t *mark)
 {
-    const ir_scalar *s = cpu_vals(c, v);
-    for (int32_t t = 1; t < c->threads; t++)
-        if (s[t].i != s[0].i) {
-            char loc[256];
-            diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
-                          "divergent control flow in SIMT program at %s: the %s of '%s' is %lld "
-                          "in thread 0 but %lld in thread %d",
-                          cpu_loc_text(c, op->loc, loc), what, ir_ops[op->kind].name,
-                          (long long)s[0].i, (long long)s[t].i, (int)t);
+    bytes = (bytes + 15) & ~(size_t)15;
+    *mark = c->ctl_used;
+    if (!c->ctl || c->ctl_used + bytes > c->ctl_cap) {
+        sw_unreachable(c->d, "cpu executor: control flow nested deeper than prepared");
+        return NULL;
+    }
+    c->ctl_used += bytes;
+    return c->ctl + *mark;
+}
+
+static void ctl_release(cpu_ctx *c, size_t mark) { c->ctl_used = mark; }
+
+/* One thread's integer scalar (a condition or a loop bound). */
+static int64_t scalar_of(const cpu_ctx *c, ir_value v, int32_t t) { return cpu_vals(c, v)[t].i; }
+
+/* Whether every active thread holds the same value of v (then *out is it). */
+static bool uniform_value(const cpu_ctx *c, ir_value v, int64_t *out)
+{
+    bool any = false;
+    for (int32_t t = 0; t < c->threads; t++) {
+        if (!cpu_thread_active(c, t))
+            continue;
+        int64_t x = scalar_of(c, v, t);
+        if (any && x != *out)
             return false;
-        }
-    *out = s[0].i;
+        *out = x, any = true;
+    }
+    if (!any)
+        *out = 0;
     return true;
 }
 
-/* Python range(lb, ub, step) over the induction variable's type. The trip
- * count is computed in uint64 first, so no iv increment can overflow. */
+/* Python range(lb, ub, step) trips, computed in uint64 so no increment can
+ * overflow. */
+static uint64_t trip_count(int64_t lb, int64_t ub, int64_t step)
+{
+    if (step > 0 && lb < ub)
+        return ((uint64_t)ub - (uint64_t)lb - 1) / (uint64_t)step + 1;
+    if (step < 0 && lb > ub)
+        return ((uint64_t)lb - (uint64_t)ub - 1) / ((uint64_t)0 - (uint64_t)step) + 1;
+    return 0;
+}
+
+static ir_scalar iv_at(ir_dtype ivdt, int64_t lb, int64_t step, uint64_t k)
+{
+    uint64_t iv = (uint64_t)lb + k * (uint64_t)step; /* exact: within [lb, ub) */
+    return ir_scalar_from_int(ivdt, iv <= (uint64_t)INT64_MAX ? (int64_t)iv : -(int64_t)(~iv) - 1);
+}
+
+/* Iteration k of a loop body: carried values in, the body, carried values
+ * out (for the threads that ran it). */
+static bool run_iteration(cpu_ctx *c, const ir_op *op)
+{
+    const ir_block *body = op->regions[0];
+    for (int j = 0; j < op->nresults; j++)
+        cpu_copy_value(c, body->args[1 + j], op->results[j]);
+    const ir_op *yield;
+    if (!cpu_exec_block(c, body, &yield))
+        return false;
+    for (int j = 0; j < op->nresults; j++)
+        cpu_copy_value_active(c, op->results[j], yield->operands[j]);
+    return true;
+}
+
+/* sw.for: every active thread runs range(lb, ub, step) of its own bounds.
+ * When they agree the loop runs once for all of them; otherwise iteration
+ * k runs with the threads that have a k-th iteration active, and each
+ * thread's results are its carried values after its own last iteration. */
 static bool exec_for(cpu_ctx *c, const ir_op *op)
 {
     int64_t lb, ub, step;
-    if (!uniform_scalar(c, op, op->operands[0], "lower bound", &lb) ||
-        !uniform_scalar(c, op, op->operands[1], "upper bound", &ub) ||
-        !uniform_scalar(c, op, op->operands[2], "step", &step))
-        return false;
+    bool uniform = uniform_value(c, op->operands[0], &lb) && uniform_value(c, op->operands[1], &ub) &&
+                   uniform_value(c, op->operands[2], &step);
     ir_dtype ivdt = cpu_dtype(c, op->operands[0]);
-    if (step == 0) {
-        diag_error_at(c->d, DIAG_RUNTIME, &c->m->src, op->loc, "range() step must not be zero");
-        return false;
-    }
-    uint64_t trips = 0;
-    if (step > 0 && lb < ub)
-        trips = ((uint64_t)ub - (uint64_t)lb - 1) / (uint64_t)step + 1;
-    else if (step < 0 && lb > ub)
-        trips = ((uint64_t)lb - (uint64_t)ub - 1) / ((uint64_t)0 - (uint64_t)step) + 1;
-    int ncarried = op->nresults;
-    for (int j = 0; j < ncarried; j++)
-        cpu_copy_value(c, op->results[j], op->operands[3 + j]);
-    const ir_block *body = op->regions[0];
-    ir_scalar *ivslot = cpu_vals(c, body->args[0]);
-    for (uint64_t k = 0; k < trips; k++) {
-        uint64_t iv = (uint64_t)lb + k * (uint64_t)step; /* exact: within [lb, ub) */
-        ir_scalar ivs =
-            ir_scalar_from_int(ivdt, iv <= (uint64_t)INT64_MAX ? (int64_t)iv : -(int64_t)(~iv) - 1);
-        for (int32_t t = 0; t < c->threads; t++)
-            ivslot[t] = ivs;
-        for (int j = 0; j < ncarried; j++)
-            cpu_copy_value(c, body->args[1 + j], op->results[j]);
-        const ir_op *yield;
-        if (!cpu_exec_block(c, body, &yield))
+    for (int32_t t = 0; t < c->threads; t++)
+        if (cpu_thread_active(c, t) && scalar_of(c, op->operands[2], t) == 0) {
+            diag_error_at(c->d, DIAG_RUNTIME, &c->m->src, op->loc, "range() step must not be zero");
             return false;
-        for (int j = 0; j < ncarried; j++)
-            cpu_copy_value(c, op->results[j], yield->operands[j]);
+        }
+    for (int j = 0; j < op->nresults; j++)
+        cpu_copy_value_active(c, op->results[j], op->operands[3 + j]);
+    ir_scalar *ivslot = cpu_vals(c, op->regions[0]->args[0]);
+    if (uniform) {
+        uint64_t trips = trip_count(lb, ub, step);
+        for (uint64_t k = 0; k < trips; k++) {
+            ir_scalar ivs = iv_at(ivdt, lb, step, k);
+            for (int32_t t = 0; t < c->threads; t++)
+                ivslot[t] = ivs;
+            if (!run_iteration(c, op))
+                return false;
+        }
+        return true;
     }
-    return true;
+    size_t mark;
+    size_t bytes = (size_t)c->threads * (sizeof(uint64_t) + 2);
+    if (!ctl_take(c, bytes, &mark))
+        return false;
+    uint64_t most = 0;
+#define TRIPS ((uint64_t *)(c->ctl + mark))
+#define OUTER (c->ctl + mark + (size_t)c->threads * sizeof(uint64_t))
+#define INNER (OUTER + c->threads)
+    for (int32_t t = 0; t < c->threads; t++) {
+        OUTER[t] = cpu_thread_active(c, t);
+        TRIPS[t] = OUTER[t] ? trip_count(scalar_of(c, op->operands[0], t), scalar_of(c, op->operands[1], t),
+                                         scalar_of(c, op->operands[2], t)) : 0;
+        if (TRIPS[t] > most)
+            most = TRIPS[t];
+    }
+    uint8_t *saved = c->active;
+    bool ok = true;
+    for (uint64_t k = 0; ok && k < most; k++) {
+        for (int32_t t = 0; t < c->threads; t++) {
+            INNER[t] = OUTER[t] && k < TRIPS[t];
+            if (INNER[t])
+                ivslot[t] = iv_at(ivdt, scalar_of(c, op->operands[0], t),
+                                  scalar_of(c, op->operands[2], t), k);
+        }
+        c->active = INNER;
+        ok = run_iteration(c, op);
+    }
+#undef TRIPS
+#undef OUTER
+#undef INNER
+    c->active = saved;
+    ctl_release(c, mark);
+    return ok;
 }
 
+/* sw.if: when the active threads disagree, each region runs with the
+ * threads that take it, and each thread's results come from its region. */
 static bool exec_if(cpu_ctx *c, const ir_op *op)
 {
     int64_t cond;
-    if (!uniform_scalar(c, op, op->operands[0], "condition", &cond))
-        return false;
     const ir_op *yield;
-    if (!cpu_exec_block(c, op->regions[cond ? 0 : 1], &yield))
+    if (uniform_value(c, op->operands[0], &cond)) {
+        if (!cpu_exec_block(c, op->regions[cond ? 0 : 1], &yield))
+            return false;
+        for (int j = 0; j < op->nresults; j++)
+            cpu_copy_value_active(c, op->results[j], yield->operands[j]);
+        return true;
+    }
+    size_t mark;
+    if (!ctl_take(c, (size_t)c->threads, &mark))
         return false;
-    for (int j = 0; j < op->nresults; j++)
-        cpu_copy_value(c, op->results[j], yield->operands[j]);
-    return true;
+    uint8_t *saved = c->active;
+    bool ok = true;
+    for (int r = 0; ok && r < 2; r++) {
+        uint8_t *taken = c->ctl + mark;
+        for (int32_t t = 0; t < c->threads; t++)
+            taken[t] = (!saved || saved[t]) && (scalar_of(c, op->operands[0], t) != 0) == (r == 0);
+        c->active = taken;
+        ok = cpu_exec_block(c, op->regions[r], &yield);
+        for (int j = 0; ok && j < op->nresults; j++)
+            cpu_copy_value_active(c, op->results[j], yield->operands[j]);
+    }
+    c->active = saved;
+    ctl_release(c, mark);
+    return ok;
 }
 
 bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
@@ -219,6 +338,12 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
             if (!cpu_exec_store(c, op))
                 return false;
             break;
+        case IR_ATOMIC_ADD:
+            if (!cpu_exec_atomic(c, op))
+                return false;
+            break;
+        case IR_FENCE:
+            break; /* one program at a time: memory is always in order */
         case IR_FOR:
             if (!exec_for(c, op))
                 return false;

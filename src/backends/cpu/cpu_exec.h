@@ -47,8 +47,10 @@ bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *a
  * their DIAG_RUNTIME errors are the semantic executor's (the message also
  * names the thread); when several threads or slots store to one address,
  * the last in (thread, slot) order wins. What would be a lowering bug on a
- * GPU is a DIAG_INTERNAL error at the op: control flow that differs between
- * threads, shared memory accessed out of range, misaligned or before any
+ * GPU is a DIAG_INTERNAL error at the op: a barrier or a shuffle that some
+ * thread it needs does not reach (control flow may diverge between
+ * threads: each branch and loop iteration runs with the threads that take
+ * it, and memory ops skip the others), shared memory accessed out of range, misaligned or before any
  * thread wrote it, a shared memory race (a thread reads bytes another
  * thread wrote, writes bytes another thread read, or writes other values
  * over bytes another thread wrote, since the last simt.barrier), and a
@@ -56,5 +58,8 @@ bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *a
  * A module without simt.num_threads is a DIAG_ARGUMENT error. */
 bool cpu_simt_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
                      diag *d);
+/* The same for one func.func of m (NULL: the first). */
+bool cpu_simt_launch_func(const ir_module *m, const ir_op *func, const int64_t grid[3],
+                          const cpu_arg *args, int nargs, diag *d);
 
 #endif

@@ -80,6 +80,13 @@ typedef struct cpu_ctx {
     int64_t pid[3];       /* the running program (the CTA's block id at SIMT level) */
     int32_t threads;      /* 1 for the semantic executor, T (simt.num_threads) at SIMT level */
     cpu_simt *simt;       /* NULL for the semantic executor */
+    /* SIMT level: which threads run the ops being executed (control flow
+     * may diverge: a thread outside a taken branch or past its last loop
+     * iteration is inactive there). NULL means every thread. Memory ops
+     * skip inactive threads; values they compute are never observed. */
+    uint8_t *active;
+    uint8_t *ctl;         /* scratch for nested control flow: `ctl_used` of `ctl_cap` bytes */
+    size_t ctl_used, ctl_cap;
     bool generic_only;    /* SWAGE_CPU_GENERIC set: skip the per-dtype fast loops */
     bool segment_program; /* the func has sw.segment_id: one program per segment */
     int32_t seg_len;      /* lanes of every segment value in this program; -1 before its
@@ -104,6 +111,8 @@ static inline bool cpu_is_segval(const cpu_ctx *c, ir_value v) { return c->m->va
 static inline int32_t cpu_len(const cpu_ctx *c, ir_value v) { return cpu_slots(c, v) * c->threads; }
 static inline ir_dtype cpu_dtype(const cpu_ctx *c, ir_value v) { return (ir_dtype)c->m->values[v].type.dtype; }
 static inline bool cpu_is_ptr(const cpu_ctx *c, ir_value v) { return ir_type_is_ptrlike(c->m->values[v].type); }
+/* Whether thread t runs the current op (always, for the semantic executor). */
+static inline bool cpu_thread_active(const cpu_ctx *c, int32_t t) { return !c->active || c->active[t]; }
 
 /* sw_unreachable with the op's name; always returns false. */
 bool cpu_internal(cpu_ctx *c, const ir_op *op, const char *what);
@@ -120,8 +129,10 @@ const char *cpu_param_name(const cpu_ctx *c, int index);
  * (also after a failed cpu_prepare). */
 bool cpu_prepare(cpu_ctx *c);
 void cpu_release(cpu_ctx *c);
-/* Copies v's lanes from src to dst (values of one type). */
+/* Copies v's lanes from src to dst (values of one type); the _active form
+ * copies only the lanes of active threads. */
 void cpu_copy_value(cpu_ctx *c, ir_value dst, ir_value src);
+void cpu_copy_value_active(cpu_ctx *c, ir_value dst, ir_value src);
 
 /* cpu_values.c: runs one op that computes values from values (elementwise
  * arithmetic and math, cmp, select, cast, splat, sw.reduce and
@@ -138,11 +149,15 @@ bool cpu_is_value_op(ir_op_kind kind);
  * be uniform over the threads (a DIAG_INTERNAL error otherwise). */
 bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term);
 /* Bounds-checked loads and stores of sw.load/sw.store and simt.load/
- * simt.store: masked-off lanes take `other` / write nothing; every active
- * lane of a store is checked before any is written; lanes are written in
- * (thread, slot) order, so the last writer wins. */
+ * simt.store: masked-off lanes (and lanes of inactive threads) take
+ * `other` / write nothing; every active lane of a store is checked before
+ * any is written; lanes are written in (thread, slot) order, so the last
+ * writer wins. sw.atomic_add / simt.atomic_add: every active lane checked,
+ * then each adds in (thread, slot) order and gets the element's old value
+ * (masked-off lanes get 0). */
 bool cpu_exec_load(cpu_ctx *c, const ir_op *op);
 bool cpu_exec_store(cpu_ctx *c, const ir_op *op);
+bool cpu_exec_atomic(cpu_ctx *c, const ir_op *op);
 /* Checks what both launch entry points take (a module with a func, a grid
  * of sizes 0..INT32_MAX, an argument array) and initialises c for a
  * semantic launch (threads 1, no SIMT state); false with d set. `who`

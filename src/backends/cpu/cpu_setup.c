@@ -54,6 +54,23 @@ void cpu_copy_value(cpu_ctx *c, ir_value dst, ir_value src)
         memcpy(c->slot[dst], c->slot[src], bytes);
 }
 
+void cpu_copy_value_active(cpu_ctx *c, ir_value dst, ir_value src)
+{
+    if (!c->active) {
+        cpu_copy_value(c, dst, src);
+        return;
+    }
+    ir_type t = c->m->values[dst].type;
+    if (dst == src || t.kind == TY_SEGMENT || t.kind == TY_SEGVAL)
+        return; /* no segment data at SIMT level */
+    size_t el = ir_type_is_ptrlike(t) ? sizeof(cpu_ptr) : sizeof(ir_scalar);
+    size_t per = (size_t)(t.kind == TY_TILE || t.kind == TY_VEC ? t.len : 1) * el;
+    for (int32_t th = 0; th < c->threads; th++)
+        if (c->active[th])
+            memcpy((unsigned char *)c->slot[dst] + (size_t)th * per,
+                   (unsigned char *)c->slot[src] + (size_t)th * per, per);
+}
+
 /* ---- slots and the checks memory safety depends on ------------------------ */
 
 static bool assign_slot(cpu_ctx *c, ir_value v, size_t *total)
@@ -134,7 +151,8 @@ static bool int_attr(const ir_op *op, const char *name, int64_t lo, int64_t hi)
 static bool semantic_only(ir_op_kind kind)
 {
     return kind == IR_PROGRAM_ID || kind == IR_NUM_PROGRAMS || kind == IR_ARANGE ||
-           kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || cpu_is_segment_op(kind);
+           kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || kind == IR_ATOMIC_ADD ||
+           kind == IR_FENCE || cpu_is_segment_op(kind);
 }
 
 /* Views (!sw.segment<T>) go only to the segment ops, or through control
@@ -190,6 +208,17 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
             return cpu_internal(c, op, "sw.arange needs an integer start");
         break;
     }
+    case IR_FENCE:
+    case IR_SIMT_FENCE:
+        return no == 0 || cpu_internal(c, op, "a fence takes no operands");
+    case IR_ATOMIC_ADD:
+    case IR_SIMT_ATOMIC_ADD:
+        if (no != 2 && no != 3)
+            return cpu_internal(c, op, "bad operand count");
+        if (!cpu_is_ptr(c, o[0]) || cpu_is_ptr(c, o[1]) || (no == 3 && cpu_is_ptr(c, o[2])) ||
+            cpu_dtype(c, o[1]) != cpu_dtype(c, o[0]) || cpu_dtype(c, op->results[0]) != cpu_dtype(c, o[1]))
+            return cpu_internal(c, op, "expects (pointers, values of the pointee[, mask]) -> old values");
+        break;
     case IR_LOAD:
     case IR_STORE:
     case IR_SIMT_LOAD:
@@ -241,7 +270,8 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
     if (cpu_is_simt_op(op->kind) && !cpu_simt_check_op(c, op))
         return false;
     bool ptr_ok = op->kind == IR_LOAD || op->kind == IR_STORE || op->kind == IR_ADDPTR ||
-                  op->kind == IR_SELECT || op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE;
+                  op->kind == IR_SELECT || op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE ||
+                  op->kind == IR_ATOMIC_ADD || op->kind == IR_SIMT_ATOMIC_ADD;
     if (!ptr_ok) {
         for (int i = 0; i < op->nresults; i++)
             if (cpu_is_ptr(c, op->results[i]))
@@ -259,6 +289,26 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
         if (cpu_slots(c, o[i]) != len)
             return cpu_internal(c, op, "operands of different lengths");
     return true;
+}
+
+/* Bytes one level of divergent control flow takes from the ctl stack
+ * (exec_for: trip counts and two masks; exec_if: one mask), rounded as
+ * ctl_take rounds. */
+static size_t ctl_level_bytes(int32_t threads)
+{
+    return ((size_t)threads * (sizeof(uint64_t) + 2) + 15) & ~(size_t)15;
+}
+
+static int region_depth(const ir_block *b)
+{
+    int most = 0;
+    for (const ir_op *op = b->first; op; op = op->next)
+        for (int r = 0; r < op->nregions; r++) {
+            int d = 1 + region_depth(op->regions[r]);
+            if (d > most)
+                most = d;
+        }
+    return most;
 }
 
 static bool prepare_block(cpu_ctx *c, const ir_block *b, size_t *total, bool func_body)
@@ -416,6 +466,15 @@ bool cpu_prepare(cpu_ctx *c)
     size_t total = 0;
     if (!prepare_block(c, body, &total, true))
         return false;
+    if (c->threads > 1) {
+        c->ctl_cap = ctl_level_bytes(c->threads) * (size_t)(region_depth(body) + 1);
+        c->ctl = malloc(c->ctl_cap);
+        c->ctl_used = 0;
+        if (!c->ctl) {
+            diag_error(c->d, DIAG_NOMEM, "out of memory preparing the CPU executor");
+            return false;
+        }
+    }
     c->slab = calloc(total ? total : 1, 1);
     if (!c->slab) {
         diag_error(c->d, DIAG_NOMEM, "out of memory: the kernel's values need %zu bytes", total);
@@ -436,6 +495,8 @@ bool cpu_prepare(cpu_ctx *c)
 void cpu_release(cpu_ctx *c)
 {
     cpu_segment_release(c);
+    free(c->ctl);
+    c->ctl = NULL, c->ctl_cap = c->ctl_used = 0;
     free(c->offset);
     free(c->bufs);
     free(c->slot);

@@ -39,6 +39,7 @@ bool cpu_is_simt_op(ir_op_kind kind)
     switch (kind) {
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
     case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_IDX: case IR_SIMT_ATOMIC_ADD: case IR_SIMT_FENCE:
     case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER:
         return true;
     default:
@@ -96,15 +97,26 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
     }
     case IR_SIMT_VREDUCE:
         return true; /* checked with sw.reduce */
-    case IR_SIMT_SHFL_XOR: {
+    case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_IDX: {
+        bool xor = op->kind == IR_SIMT_SHFL_XOR;
         int bits = ir_dtypes[cpu_dtype(c, r)].bits;
-        if (!has_int_attr(op, "offset", 1, WARP - 1))
-            return cpu_internal(c, op, "simt.shfl_xor offset must be in 1..31");
+        int64_t width = attr_int(op, "width", WARP);
+        if (!is_pow2(width) || width > WARP)
+            return cpu_internal(c, op, "a shuffle's width must be a power of two in 1..32");
+        if (xor ? !has_int_attr(op, "offset", 1, width - 1) : !has_int_attr(op, "lane", 0, width - 1))
+            return cpu_internal(c, op, "a shuffle's offset or lane must stay inside its width");
         if (cpu_slots(c, r) != 1 || (bits != 32 && bits != 64) ||
             cpu_dtype(c, r) != cpu_dtype(c, op->operands[0]))
-            return cpu_internal(c, op, "simt.shfl_xor moves a 32- or 64-bit scalar");
+            return cpu_internal(c, op, "a shuffle moves a 32- or 64-bit scalar");
         return true;
     }
+    case IR_SIMT_ATOMIC_ADD:
+        if (attr_int(op, "vec", 1) != 1)
+            return cpu_internal(c, op, "simt.atomic_add accesses one slot at a time (vec = 1)");
+        return true;
+    case IR_SIMT_FENCE:
+        return true;
     case IR_SIMT_SMEM_STORE:
     case IR_SIMT_SMEM_LOAD: {
         bool store = op->kind == IR_SIMT_SMEM_STORE;
@@ -166,7 +178,7 @@ static bool check_vec_promise(cpu_ctx *c, const ir_op *op, const cpu_ptr *p, con
         return true;
     int32_t v = cpu_slots(c, op->operands[0]), n = cpu_len(c, op->operands[0]);
     for (int32_t g = 0; g < n; g += (int32_t)k) {
-        bool ok = true, active = true;
+        bool ok = true, active = cpu_thread_active(c, g / v);
         for (int32_t j = 0; j < k; j++)
             active = active && (!mask || mask[g + j].i);
         for (int32_t j = 1; active && j < k; j++)
@@ -198,15 +210,35 @@ static bool exec_store(cpu_ctx *c, const ir_op *op)
 
 /* ---- warp shuffles ------------------------------------------------------------- */
 
-/* Lane l of a warp reads lane l ^ offset of the same warp (offset < 32
- * keeps it in the warp; T is a multiple of 32). */
-static void exec_shfl_xor(cpu_ctx *c, const ir_op *op)
+/* A shuffle within aligned groups of `width` lanes (shfl.sync with the
+ * group as its member mask): every lane of the group of an active thread
+ * must be active too, or the GPU's behaviour is undefined -- a lowering
+ * bug, reported as an internal error. simt.shfl_xor: lane l reads lane
+ * l ^ offset; simt.shfl_idx: every lane reads lane `lane` of its group. */
+static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
 {
     const ir_scalar *x = cpu_vals(c, op->operands[0]);
     ir_scalar *o = cpu_vals(c, op->results[0]);
-    int32_t offset = (int32_t)attr_int(op, "offset", 1);
-    for (int32_t t = 0; t < c->threads; t++)
-        o[t] = x[t ^ offset];
+    int32_t width = (int32_t)attr_int(op, "width", WARP);
+    bool xor = op->kind == IR_SIMT_SHFL_XOR;
+    int32_t arg = (int32_t)attr_int(op, xor ? "offset" : "lane", 0);
+    for (int32_t t = 0; t < c->threads; t++) {
+        if (!cpu_thread_active(c, t))
+            continue;
+        int32_t base = t & ~(width - 1);
+        for (int32_t u = base; u < base + width; u++)
+            if (!cpu_thread_active(c, u)) {
+                char loc[256];
+                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                              "%s at %s: thread %d shuffles within lanes %d..%d, but thread %d does "
+                              "not run it (divergent control flow)",
+                              ir_ops[op->kind].name, cpu_loc_text(c, op->loc, loc), (int)t, (int)base,
+                              (int)(base + width - 1), (int)u);
+                return false;
+            }
+        o[t] = x[xor ? t ^ arg : base + arg];
+    }
+    return true;
 }
 
 /* ---- shared memory ------------------------------------------------------------- */
@@ -288,7 +320,7 @@ static bool exec_smem_store(cpu_ctx *c, const ir_op *op)
     const ir_scalar *mask = op->noperands == 3 ? cpu_vals(c, op->operands[2]) : NULL;
     int64_t addr;
     for (int32_t t = 0; t < c->threads; t++) {
-        if (mask && !mask[t].i)
+        if ((mask && !mask[t].i) || !cpu_thread_active(c, t))
             continue;
         if (!smem_address(c, op, t, size, &addr))
             return false;
@@ -300,7 +332,7 @@ static bool exec_smem_store(cpu_ctx *c, const ir_op *op)
             }
     }
     for (int32_t t = 0; t < c->threads; t++) {
-        if (mask && !mask[t].i)
+        if ((mask && !mask[t].i) || !cpu_thread_active(c, t))
             continue;
         smem_address(c, op, t, size, &addr);
         unsigned char bytes[8];
@@ -326,6 +358,8 @@ static bool exec_smem_load(cpu_ctx *c, const ir_op *op)
     ir_scalar *o = cpu_vals(c, op->results[0]);
     for (int32_t t = 0; t < c->threads; t++) {
         int64_t addr;
+        if (!cpu_thread_active(c, t))
+            continue;
         if (!smem_address(c, op, t, size, &addr))
             return false;
         for (int64_t b = addr; b < addr + size; b++) {
@@ -354,13 +388,24 @@ static bool exec_smem_load(cpu_ctx *c, const ir_op *op)
 }
 
 /* In lockstep every thread has arrived: what each wrote is now visible to
- * all, and the bytes may be written again. */
-static void exec_barrier(cpu_ctx *c)
+ * all, and the bytes may be written again. A barrier that some thread does
+ * not reach (divergent control flow) would hang or misbehave on a GPU: an
+ * internal error. */
+static bool exec_barrier(cpu_ctx *c, const ir_op *op)
 {
+    for (int32_t t = 0; t < c->threads; t++)
+        if (!cpu_thread_active(c, t)) {
+            char loc[256];
+            diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                          "simt.barrier at %s is not reached by thread %d (divergent control flow)",
+                          cpu_loc_text(c, op->loc, loc), (int)t);
+            return false;
+        }
     cpu_simt *s = c->simt;
     reset_tracking(s, s->phase_lo, s->phase_hi, false);
     s->phase_lo = s->smem_bytes;
     s->phase_hi = 0;
+    return true;
 }
 
 /* ---- dispatch ------------------------------------------------------------------- */
@@ -382,10 +427,13 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_LOAD: return exec_load(c, op);
     case IR_SIMT_STORE: return exec_store(c, op);
     case IR_SIMT_VREDUCE: return cpu_exec_value_op(c, op);
-    case IR_SIMT_SHFL_XOR: exec_shfl_xor(c, op); return true;
+    case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_IDX: return exec_shuffle(c, op);
+    case IR_SIMT_ATOMIC_ADD: return cpu_exec_atomic(c, op);
+    case IR_SIMT_FENCE: return true; /* lockstep: memory is always in order */
     case IR_SIMT_SMEM_STORE: return exec_smem_store(c, op);
     case IR_SIMT_SMEM_LOAD: return exec_smem_load(c, op);
-    case IR_SIMT_BARRIER: exec_barrier(c); return true;
+    case IR_SIMT_BARRIER: return exec_barrier(c, op);
     default: return cpu_internal(c, op, "not a SIMT op");
     }
 }
@@ -415,9 +463,17 @@ static bool read_func_attrs(cpu_ctx *c, int32_t *threads, int64_t *smem_bytes)
 bool cpu_simt_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
                      diag *d)
 {
+    return cpu_simt_launch_func(m, NULL, grid, args, nargs, d);
+}
+
+bool cpu_simt_launch_func(const ir_module *m, const ir_op *func, const int64_t grid[3],
+                          const cpu_arg *args, int nargs, diag *d)
+{
     cpu_ctx c;
     if (!cpu_init_launch(&c, m, grid, args, nargs, d, "cpu_simt_launch"))
         return false;
+    if (func)
+        c.func = func;
     /* Internal errors are returned, not longjmp'd, so the storage is
      * always freed. */
     jmp_buf *bail = d->bail;

@@ -431,27 +431,52 @@ static bool emit_vreduce(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
-static void shuffle32(ptx_emitter *e, ptx_reg dst, ptx_reg src, int64_t offset)
+/* How one shuffle op exchanges: bfly (xor) or idx, its lane operand, and
+ * its group of `width` lanes (the member mask and the segment bits of c). */
+typedef struct shuffle_form {
+    const char *mode;
+    int64_t arg;
+    int64_t width;
+    char mask[16]; /* an immediate or a register holding the group's lanes */
+} shuffle_form;
+
+static void shuffle32(ptx_emitter *e, const shuffle_form *f, ptx_reg dst, ptx_reg src)
 {
     char d[16], s[16];
-    ptx_line(e, "shfl.sync.bfly.b32 %s, %s, %lld, 0x1f, 0xffffffff;", ptx_reg_name(dst, d),
-             ptx_reg_name(src, s), (long long)offset);
+    ptx_line(e, "shfl.sync.%s.b32 %s, %s, %lld, 0x%llx, %s;", f->mode, ptx_reg_name(dst, d),
+             ptx_reg_name(src, s), (long long)f->arg, (unsigned long long)(((32 - f->width) << 8) | 0x1f),
+             f->mask);
 }
 
-/* simt.shfl_xor: all 32 lanes exchange; 64-bit values as two halves,
- * narrower ones (not produced by lower-simt) widened to b32. */
-static bool emit_shfl_xor(ptx_emitter *e, const ir_op *op)
+/* simt.shfl_xor and simt.shfl_idx: the aligned group of `width` lanes
+ * exchanges (member mask: those lanes only, so other groups of the warp
+ * may be elsewhere); 64-bit values as two halves, narrower ones (not
+ * produced by lower-simt) widened to b32. */
+static bool emit_shuffle(ptx_emitter *e, const ir_op *op)
 {
-    int64_t offset = int_attr(e, op, "offset", 0, true);
-    if (offset < 1 || offset > 31)
-        sw_unreachable(e->d, "simt.shfl_xor offset %lld is outside 1..31", (long long)offset);
+    shuffle_form f = {.mode = op->kind == IR_SIMT_SHFL_XOR ? "bfly" : "idx"};
+    f.width = int_attr(e, op, "width", 32, false);
+    f.arg = int_attr(e, op, op->kind == IR_SIMT_SHFL_XOR ? "offset" : "lane", 0, true);
+    if (f.width < 1 || f.width > 32 || (f.width & (f.width - 1)) || f.arg < 0 || f.arg >= f.width)
+        sw_unreachable(e->d, "%s lane %lld or width %lld out of range", ir_ops[op->kind].name,
+                       (long long)f.arg, (long long)f.width);
+    if (f.width == 32) {
+        snprintf(f.mask, sizeof f.mask, "0xffffffff");
+    } else {
+        char lane[16];
+        ptx_reg_name(ptx_new_reg(e, RC_B32), lane);
+        ptx_reg_name(ptx_new_reg(e, RC_B32), f.mask);
+        ptx_line(e, "mov.u32 %s, %%laneid;", lane);
+        ptx_line(e, "and.b32 %s, %s, %lld;", lane, lane, (long long)(32 - f.width));
+        ptx_line(e, "shl.b32 %s, 0x%llx, %s;", f.mask, (unsigned long long)((1ull << f.width) - 1), lane);
+    }
     ir_type t = ir_value_type(e->m, op->operands[0]);
     ptx_reg *s = ptx_regs(e, op->operands[0]);
     ptx_reg *d = ptx_define(e, op->results[0]);
     for (int j = 0; j < ptx_slots(t); j++) {
         ptx_class cls = PTX_REG_CLASS(s[j]);
         if (cls == RC_B32 || cls == RC_F32) {
-            shuffle32(e, d[j], s[j], offset);
+            shuffle32(e, &f, d[j], s[j]);
             continue;
         }
         char a[16], b[16], c[16];
@@ -460,20 +485,48 @@ static bool emit_shfl_xor(ptx_emitter *e, const ir_op *op)
             ptx_reg hi = ptx_new_reg(e, RC_B32), hi2 = ptx_new_reg(e, RC_B32);
             ptx_line(e, "mov.b64 {%s, %s}, %s;", ptx_reg_name(lo, a), ptx_reg_name(hi, b),
                      ptx_reg_name(s[j], c));
-            shuffle32(e, lo2, lo, offset);
-            shuffle32(e, hi2, hi, offset);
+            shuffle32(e, &f, lo2, lo);
+            shuffle32(e, &f, hi2, hi);
             ptx_line(e, "mov.b64 %s, {%s, %s};", ptx_reg_name(d[j], c), ptx_reg_name(lo2, a),
                      ptx_reg_name(hi2, b));
         } else if (cls == RC_B16) {
             ptx_line(e, "cvt.u32.u16 %s, %s;", ptx_reg_name(lo, a), ptx_reg_name(s[j], b));
-            shuffle32(e, lo2, lo, offset);
+            shuffle32(e, &f, lo2, lo);
             ptx_line(e, "cvt.u16.u32 %s, %s;", ptx_reg_name(d[j], b), ptx_reg_name(lo2, a));
         } else {
             ptx_line(e, "selp.b32 %s, 1, 0, %s;", ptx_reg_name(lo, a), ptx_reg_name(s[j], b));
-            shuffle32(e, lo2, lo, offset);
+            shuffle32(e, &f, lo2, lo);
             ptx_line(e, "setp.ne.s32 %s, %s, 0;", ptx_reg_name(d[j], b), ptx_reg_name(lo2, a));
         }
     }
+    return true;
+}
+
+/* simt.atomic_add: one atom.global.add per slot (where its mask is set);
+ * masked-off slots read 0. */
+static bool emit_atomic_add(ptx_emitter *e, const ir_op *op)
+{
+    ir_type pt = ir_value_type(e->m, op->operands[0]);
+    ir_dtype dt = (ir_dtype)pt.dtype;
+    const char *ty = dt == DT_I32 ? "u32" : dt == DT_I64 ? "u64" : dt == DT_F32 ? "f32" : "f64";
+    ptx_reg *ptrs = ptx_regs(e, op->operands[0]), *vals = ptx_regs(e, op->operands[1]);
+    ptx_reg *mask = op->noperands == 3 ? ptx_regs(e, op->operands[2]) : NULL;
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int j = 0; j < ptx_slots(pt); j++) {
+        char g[24], dn[16], an[16], vn[16];
+        ptx_reg_name(d[j], dn);
+        if (mask)
+            ptx_line(e, "mov.b%d %s, 0;", ir_dtypes[dt].bits, dn);
+        ptx_line(e, "%satom.global.add.%s %s, [%s], %s;", guard_of(mask ? mask[j] : 0, g), ty, dn,
+                 ptx_reg_name(ptrs[j], an), ptx_reg_name(vals[j], vn));
+    }
+    return true;
+}
+
+static bool emit_fence(ptx_emitter *e, const ir_op *op)
+{
+    (void)op;
+    ptx_line(e, "fence.acq_rel.gpu;");
     return true;
 }
 
@@ -563,7 +616,10 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_LOAD] = emit_load,
     [IR_SIMT_STORE] = emit_store,
     [IR_SIMT_VREDUCE] = emit_vreduce,
-    [IR_SIMT_SHFL_XOR] = emit_shfl_xor,
+    [IR_SIMT_SHFL_XOR] = emit_shuffle,
+    [IR_SIMT_SHFL_IDX] = emit_shuffle,
+    [IR_SIMT_ATOMIC_ADD] = emit_atomic_add,
+    [IR_SIMT_FENCE] = emit_fence,
     [IR_SIMT_SMEM_STORE] = emit_smem_store,
     [IR_SIMT_SMEM_LOAD] = emit_smem_load,
     [IR_SIMT_BARRIER] = emit_barrier,

@@ -6,7 +6,7 @@
 // and the block start is computed from constants. All loads and the store
 // stay; the recomputations merge; the constant arithmetic folds away.
 
-// UNKNOWN: unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments)
+// UNKNOWN: unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments, lower-segments-subwarp, lower-segments-warp, lower-segments-cta, lower-segments-split, lower-segments-persistent, plan-link)
 
 // CHECK-LABEL: func.func @add_kernel
 // CHECK-NEXT: %[[PID:[0-9]+]] = "sw.program_id"() {axis = 0 : i32}

@@ -26,7 +26,7 @@
 // ONE: // -----// IR Dump After cse //----- //
 // ONE-NOT: IR Dump After
 
-// BAD: unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments)
+// BAD: unknown pass 'nope' (known: fold, dce, cse, stages, lower-simt, lower-segments, lower-segments-subwarp, lower-segments-warp, lower-segments-cta, lower-segments-split, lower-segments-persistent, plan-link)
 
 module {
   func.func @k(%o: !sw.ptr<i32>, %x: i32) {

@@ -1,23 +1,36 @@
-// RUN: %swage-opt %s --split-input-file --passes=lower-segments | FileCheck %s
-// The hidden parameters: one i64 element count per distinct buffer a
-// segment is read from or stored to, named after its parameter, in
-// parameter order; the segment's range is clamped to every one of them, so
-// no access leaves a buffer whatever the offsets hold (unsafe launches).
+// RUN: %swage-opt %s --split-input-file --passes=lower-segments-cta | FileCheck %s
+// The task kernels' parameters: the program's, then one hidden i64 element
+// count per distinct buffer a segment is read from or stored to, named
+// after its parameter, in parameter order, then the launch's (segments,
+// check, scratch, list capacities, split thresholds). A task clamps its
+// segment's range to every one of those counts, so no access leaves a
+// buffer whatever the offsets hold (unsafe launches). The forced CTA
+// schedule shows both forms of a task: one tile when the segment fits,
+// else one loop per stage.
 
 // Two views of one buffer and a store back into it: one count. The scale
 // and the per-segment output are not segment buffers: no count.
-// CHECK-LABEL: func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f32>, %x__numel: i64) {
+// CHECK-LABEL: func.func @in_place__direct_cta2048(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f32>, %x__numel: i64, %__segments: i64, %__check: i32, %__scratch: !sw.ptr<i32>,
+// CHECK-SAME:    sw.overflow = "stream", sw.policy = "cta", sw.program_threads = 256 : i32
+// CHECK-SAME:    sw.task = "direct", sw.tile = 2048 : i32
 // CHECK:         %[[S:[0-9]+]] = "sw.minimum"(%{{[0-9]+}}, %x__numel) : (i64, i64) -> i64
 // CHECK-NEXT:    %[[E:[0-9]+]] = "sw.minimum"(%{{[0-9]+}}, %x__numel) : (i64, i64) -> i64
 // CHECK-NEXT:    %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0 : i64} : () -> i64
 // CHECK-NEXT:    %[[START:[0-9]+]] = "sw.maximum"(%[[S]], %[[ZERO]]) : (i64, i64) -> i64
 // CHECK-NEXT:    %{{[0-9]+}} = "sw.maximum"(%[[E]], %[[START]]) : (i64, i64) -> i64
-// CHECK-NOT:     "sw.minimum"
-// One loop: the scalar load needs no reduction, so it is read before it.
-// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
-// CHECK:         "sw.for"
-// CHECK:           "sw.store"
+// The offsets check: one flag in the scratch, set only with __check.
+// CHECK:         "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32, i1) -> ()
+// One tile: the scalar load needs no reduction, so it is read first.
+// CHECK:         "sw.if"
+// CHECK:           "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>, tensor<2048xi1>, tensor<2048xf32>) -> tensor<2048xf32>
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>, tensor<2048xf32>, tensor<2048xi1>) -> ()
+// Longer: the same in a loop.
+// CHECK:           "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK:           "sw.for"
+// CHECK:             "sw.store"
 // CHECK:         "func.return"
+// CHECK-LABEL: func.func @in_place__direct_cta4096(
 func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f32>) {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
   %a = "sw.segment"(%x, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
@@ -34,7 +47,7 @@ func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f3
 // -----
 // Three buffers in parameter order (the store target comes first), each
 // clamping both ends.
-// CHECK-LABEL: func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>, %out__numel: i64, %a__numel: i64, %b__numel: i64) {
+// CHECK-LABEL: func.func @three__direct_cta2048(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>, %out__numel: i64, %a__numel: i64, %b__numel: i64, %__segments: i64,
 // CHECK:         "sw.minimum"(%{{[0-9]+}}, %out__numel)
 // CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %out__numel)
 // CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %a__numel)
@@ -44,12 +57,13 @@ func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f3
 // CHECK-NEXT:    "sw.constant"() {value = 0 : i64} : () -> i64
 // CHECK-NEXT:    %[[START:[0-9]+]] = "sw.maximum"
 // CHECK-NEXT:    %[[END:[0-9]+]] = "sw.maximum"
-// CHECK-NEXT:    "sw.constant"() {value = -4 : i64} : () -> i64
+// The loop of a long segment starts at its start rounded down to 4 elements.
+// CHECK:         "sw.constant"() {value = -4 : i64} : () -> i64
 // CHECK-NEXT:    %[[FIRST:[0-9]+]] = "sw.and"(%[[START]], %{{[0-9]+}}) : (i64, i64) -> i64
-// CHECK:         "sw.for"(%[[FIRST]], %[[END]],
+// CHECK:         "sw.for"(%{{[0-9]+}}, %[[END]],
 // f16 results round on the store: the cast stays in the loop.
-// CHECK:           %[[H:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (tensor<1024xf32>) -> tensor<1024xf16>
-// CHECK:           "sw.store"(%{{[0-9]+}}, %[[H]], %{{[0-9]+}}) : (tensor<1024x!sw.ptr<f16>>, tensor<1024xf16>, tensor<1024xi1>) -> ()
+// CHECK:           %[[H:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (tensor<2048xf32>) -> tensor<2048xf16>
+// CHECK:           "sw.store"(%{{[0-9]+}}, %[[H]], %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>, tensor<2048xi1>) -> ()
 func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>) {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
   %sa = "sw.segment"(%a, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i32>, i32) -> !sw.segment<f32>
@@ -65,17 +79,18 @@ func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %
 // -----
 // Memory effects keep their program order: a scalar store that waits for
 // the sum delays the later segment store to a second loop, and a scalar
-// load after that store waits for it too.
-// CHECK-LABEL: func.func @ordered(
-// CHECK:         %[[ACC:[0-9]+]] = "sw.for"
-// CHECK:         %[[SUM:[0-9]+]] = "sw.reduce"(%[[ACC]]) {kind = "sum"}
-// CHECK-NEXT:    "sw.store"(%{{[0-9]+}}, %[[SUM]]) : (!sw.ptr<f32>, f32) -> ()
-// CHECK:         "sw.for"
-// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>) -> ()
-// CHECK:         }) : (i64, i64, i64) -> ()
-// CHECK-NEXT:    %[[L:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
-// CHECK-NEXT:    "sw.store"(%{{[0-9]+}}, %[[L]]) : (!sw.ptr<f32>, f32) -> ()
-// CHECK-NEXT:    "func.return"
+// load after that store waits for it too (the streamed form).
+// CHECK-LABEL: func.func @ordered__direct_cta2048(
+// CHECK:         "sw.if"
+// CHECK:         }, {
+// CHECK:           %[[ACC:[0-9]+]] = "sw.for"
+// CHECK:           %[[SUM:[0-9]+]] = "sw.reduce"(%[[ACC]]) {kind = "sum"}
+// CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %[[SUM]]) : (!sw.ptr<f32>, f32) -> ()
+// CHECK:           "sw.for"
+// CHECK:             "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>, tensor<2048xf32>, tensor<2048xi1>) -> ()
+// CHECK:           }) : (i64, i64, i64) -> ()
+// CHECK-NEXT:      %[[L:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %[[L]]) : (!sw.ptr<f32>, f32) -> ()
 func.func @ordered(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %totals: !sw.ptr<f32>, %y: !sw.ptr<f32>) {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
   %seg = "sw.segment"(%x, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>

@@ -1,0 +1,128 @@
+/* link.c - requires verified SIMT IR; guarantees verified SIMT IR in which
+ * the list sections of each planned kernel (functions with sw.task =
+ * "list", named <kernel>__list<c>_..., with sw.link = "<name>") are one
+ * function per link name, <kernel>__<name>, that runs its sections one
+ * after the other: a single persistent launch serves all their lists,
+ * however many are empty.
+ *
+ * Sections may have different threads per program (a lane, a warp, the
+ * CTA) but share the CTA size and the parameters; each section's ops keep
+ * their own thread-id arithmetic, and a section that uses shared memory
+ * brackets every use with barriers (docs/simt.md), so running sections in
+ * sequence needs nothing between them. */
+#include "plan.h"
+#include "../passes/passes.h"
+
+#include <string.h>
+
+static bool is_section(const ir_op *f)
+{
+    const ir_attr *t = ir_attr_get(f, "sw.task");
+    return f->kind == IR_FUNC && t && t->kind == ATTR_STR && !strcmp(t->s, "list") &&
+           ir_attr_get(f, "simt.num_threads");
+}
+
+/* The linked kernel's name: the section's up to "__list". */
+static size_t base_length(const char *name)
+{
+    const char *at = strstr(name, "__list");
+    return at ? (size_t)(at - name) : strlen(name);
+}
+
+static const char *link_name(const ir_op *f)
+{
+    const ir_attr *a = ir_attr_get(f, "sw.link");
+    return a && a->kind == ATTR_STR ? a->s : "lists";
+}
+
+static void replace_in_block(ir_block *b, ir_value from, ir_value to)
+{
+    for (ir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->noperands; i++)
+            if (op->operands[i] == from)
+                op->operands[i] = to;
+        for (int r = 0; r < op->nregions; r++)
+            replace_in_block(op->regions[r], from, to);
+    }
+}
+
+static int64_t int_attr(const ir_op *f, const char *name)
+{
+    const ir_attr *a = ir_attr_get(f, name);
+    return a && a->kind == ATTR_INT ? a->i : 0;
+}
+
+/* Links the sections that follow `first` and share its base name. */
+static bool link_group(ir_module *m, ir_op *first, diag *d)
+{
+    const char *name = ir_func_name(first);
+    size_t n = base_length(name);
+    strbuf sb;
+    sb_init(&sb);
+    sb_putn(&sb, name, n);
+    sb_puts(&sb, "__");
+    sb_puts(&sb, link_name(first));
+    ir_op *linked = ir_op_create(m, IR_FUNC, first->loc, NULL, 0, NULL, 0, 1);
+    ir_attr_set_str(m, linked, "sym_name", sb.data ? sb.data : "lists");
+    sb_free(&sb);
+    ir_attr_set_str(m, linked, "sw.task", "lists");
+    ir_attr_set(m, linked, ir_attr_get(first, "sw.list_tiles"));
+    ir_attr_set_int(m, linked, "simt.num_threads", ir_type_scalar(DT_I32), int_attr(first, "simt.num_threads"));
+    ir_insert_before(first, linked);
+    ir_block *body = ir_func_body(linked), *params = ir_func_body(first);
+    for (int i = 0; i < params->nargs; i++)
+        ir_block_add_arg(m, body, ir_value_type(m, params->args[i]), m->values[params->args[i]].name);
+    ir_op *ret = ir_op_create(m, IR_RETURN, first->loc, NULL, 0, NULL, 0, 0);
+    ir_block_append(body, ret);
+
+    int64_t smem = 0, sections = 0;
+    strbuf served;
+    sb_init(&served);
+    for (ir_op *f = linked->next, *next; f; f = next) {
+        next = f->next;
+        if (!is_section(f) || strncmp(ir_func_name(f), name, n) || strncmp(ir_func_name(f) + n, "__list", 6) ||
+            strcmp(link_name(f), link_name(first)))
+            continue;
+        ir_block *sb_body = ir_func_body(f);
+        if (sb_body->nargs != body->nargs || int_attr(f, "simt.num_threads") != int_attr(linked, "simt.num_threads")) {
+            sw_unreachable(d, "plan-link: section %s does not match %s's parameters or CTA size",
+                           ir_func_name(f), ir_func_name(first));
+            return false;
+        }
+        for (int i = 0; i < sb_body->nargs; i++)
+            replace_in_block(sb_body, sb_body->args[i], body->args[i]);
+        for (ir_op *op = sb_body->first, *after; op; op = after) {
+            after = op->next;
+            if (op->kind == IR_RETURN)
+                continue;
+            ir_op_unlink(op);
+            ir_insert_before(ret, op);
+        }
+        if (int_attr(f, "simt.smem_bytes") > smem)
+            smem = int_attr(f, "simt.smem_bytes");
+        sb_printf(&served, "%s%lld", sections ? "," : "", (long long)int_attr(f, "sw.list"));
+        sections++;
+        ir_op_unlink(f);
+    }
+    ir_attr_set_int(m, linked, "simt.smem_bytes", ir_type_scalar(DT_I32), smem);
+    ir_attr_set_int(m, linked, "sw.sections", ir_type_scalar(DT_I32), sections);
+    ir_attr_set_str(m, linked, "sw.lists", served.data ? served.data : "");
+    sb_free(&served);
+    return true;
+}
+
+static bool link_module(ir_module *m, diag *d)
+{
+    for (;;) {
+        ir_op *f = m->body->first;
+        while (f && !is_section(f))
+            f = f->next;
+        if (!f)
+            return true;
+        if (!link_group(m, f, d))
+            return false;
+    }
+}
+
+bool plan_link(ir_module *m, diag *d) { return pass_guarded(m, d, link_module); }
+bool pass_plan_link(ir_module *m, diag *d) { return plan_link(m, d); }

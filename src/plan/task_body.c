@@ -1,0 +1,552 @@
+/* task_body.c - requires a verified segment program (with or without the
+ * stage analysis); builds one task's body from it into a task kernel
+ * (task_body.h), never changing the program itself.
+ *
+ * The analysis places every top-level op: the prologue (scalar ops that
+ * need no reduction), the roots of stage k (segment reductions and
+ * sw.store_segment whose inputs need k reductions), the segment values they
+ * need (recomputed as tiles wherever a stage needs them), and the scalar ops
+ * after stage k. A root's stage is the number of reductions on the longest
+ * chain it depends on (the `stage` attribute, when present, is a lower
+ * bound). Memory side effects keep their program order between scalar
+ * loads/stores and segment stores (a scalar store that waits for a
+ * reduction delays later segment stores). Segment loads are not ordered
+ * against earlier stores of the same program. */
+#include "task_body.h"
+
+#include <string.h>
+
+/* ---- analysis ---------------------------------------------------------------- */
+
+static bool is_segval(const task_program *p, ir_value v)
+{
+    return ir_value_type(p->m, v).kind == TY_SEGVAL;
+}
+
+static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+
+bool task_has_memory_effect(const ir_op *op);
+bool task_has_memory_effect(const ir_op *op)
+{
+    if (op->kind == IR_LOAD || op->kind == IR_STORE || op->kind == IR_ATOMIC_ADD)
+        return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (const ir_op *inner = op->regions[r]->first; inner; inner = inner->next)
+            if (task_has_memory_effect(inner))
+                return true;
+    return false;
+}
+
+static bool has_store(const ir_op *op)
+{
+    if (op->kind == IR_STORE || op->kind == IR_ATOMIC_ADD)
+        return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (const ir_op *inner = op->regions[r]->first; inner; inner = inner->next)
+            if (has_store(inner))
+                return true;
+    return false;
+}
+
+/* The latest stage any operand of op (or of an op nested in it) follows. */
+static int32_t operands_ready(const task_program *p, const ir_op *op)
+{
+    int32_t r = -1;
+    for (int i = 0; i < op->noperands; i++) {
+        ir_value v = op->operands[i];
+        if (v >= 0 && v < p->nvalues)
+            r = max32(r, p->ready[v]);
+    }
+    for (int k = 0; k < op->nregions; k++)
+        for (const ir_op *inner = op->regions[k]->first; inner; inner = inner->next)
+            r = max32(r, operands_ready(p, inner));
+    return r;
+}
+
+static int32_t stage_attr(const ir_op *op)
+{
+    const ir_attr *a = ir_attr_get(op, "stage");
+    return a && a->kind == ATTR_INT && a->i >= 0 && a->i < INT32_MAX ? (int32_t)a->i : 0;
+}
+
+/* Positions in the schedule, for ordering memory effects: the prologue is
+ * 0, stage k is 2k+1, the ops after stage k are 2k+2. */
+static int32_t post_after_floor(int32_t ready, int32_t floor)
+{
+    while (2 * ready + 2 < floor)
+        ready++;
+    return ready;
+}
+
+static int32_t stage_after_floor(int32_t stage, int32_t floor)
+{
+    while (2 * stage + 1 < floor)
+        stage++;
+    return stage;
+}
+
+static void set_ready(task_program *p, const ir_op *op, int32_t r)
+{
+    for (int i = 0; i < op->nresults; i++)
+        p->ready[op->results[i]] = r;
+}
+
+static void classify(task_program *p)
+{
+    int32_t floor = 0, last = -1;
+    for (int i = 0; i < p->nops; i++) {
+        ir_op *op = p->ops[i];
+        int32_t r = operands_ready(p, op);
+        p->place[i] = -1;
+        switch (op->kind) {
+        case IR_SEGMENT_ID: p->cls[i] = TASK_ID; set_ready(p, op, -1); continue;
+        case IR_SEGMENT: p->cls[i] = TASK_VIEW; continue;
+        case IR_SEGMENT_LENGTH: p->cls[i] = TASK_LENGTH; set_ready(p, op, -1); continue;
+        case IR_RETURN: p->cls[i] = TASK_RETURN; continue;
+        case IR_STORE_SEGMENT: {
+            int32_t stage = stage_after_floor(max32(stage_attr(op), r + 1), floor);
+            p->cls[i] = TASK_STORE;
+            p->place[i] = stage;
+            floor = 2 * stage + 1;
+            last = max32(last, stage);
+            continue;
+        }
+        case IR_REDUCE:
+            if (is_segval(p, op->operands[0])) {
+                int32_t stage = max32(stage_attr(op), r + 1);
+                p->cls[i] = TASK_REDUCE;
+                p->place[i] = stage;
+                set_ready(p, op, stage);
+                last = max32(last, stage);
+                p->reduction_op[p->nreductions++] = i;
+                continue;
+            }
+            break;
+        default: break;
+        }
+        if (op->nresults == 1 && is_segval(p, op->results[0])) {
+            p->cls[i] = TASK_SEGVAL;
+            set_ready(p, op, r);
+            continue;
+        }
+        if (task_has_memory_effect(op)) {
+            r = post_after_floor(r, floor);
+            floor = 2 * r + 2;
+        }
+        p->cls[i] = r < 0 ? TASK_KEEP : TASK_POST;
+        p->place[i] = r;
+        set_ready(p, op, r);
+        last = max32(last, r);
+    }
+    p->nstages = last + 1;
+}
+
+bool task_program_analyse(ir_module *m, ir_op *func, task_program *p, diag *d)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m, p->d = d, p->func = func;
+    if (!segments_params(m, func, &p->params, d))
+        return false;
+    p->offsets_param = p->params.offsets;
+    const ir_block *body = ir_func_body(func);
+    for (ir_op *op = body->first; op; op = op->next)
+        p->nops++;
+    p->nvalues = m->nvalues;
+    size_t nv = (size_t)(m->nvalues + 1), no = (size_t)(p->nops + 1);
+    p->ops = arena_alloc(m->ar, sizeof(ir_op *) * no);
+    p->cls = arena_alloc(m->ar, no);
+    p->place = arena_alloc(m->ar, sizeof(int32_t) * no);
+    p->reduction_op = arena_alloc(m->ar, sizeof(int32_t) * no);
+    p->ready = arena_alloc(m->ar, sizeof(int32_t) * nv);
+    int n = 0;
+    for (ir_op *op = body->first; op; op = op->next)
+        p->ops[n++] = op;
+    for (int32_t v = 0; v < p->nvalues; v++)
+        p->ready[v] = -1;
+    classify(p);
+    return true;
+}
+
+ir_dtype task_accumulator_of(ir_dtype dt)
+{
+    switch (dt) {
+    case DT_F16:
+    case DT_BF16: return DT_F32;
+    case DT_I1:
+    case DT_I8:
+    case DT_U8: return DT_I32;
+    default: return dt;
+    }
+}
+
+ir_dtype task_reduction_acc(const task_program *p, int r)
+{
+    const ir_op *op = p->ops[p->reduction_op[r]];
+    return task_accumulator_of((ir_dtype)ir_value_type(p->m, op->results[0]).dtype);
+}
+
+bool task_stage_has_reductions(const task_program *p, int32_t k)
+{
+    for (int r = 0; r < p->nreductions; r++)
+        if (p->place[p->reduction_op[r]] == k)
+            return true;
+    return false;
+}
+
+bool task_stage_has_post(const task_program *p, int32_t k)
+{
+    for (int i = 0; i < p->nops; i++)
+        if (p->cls[i] == TASK_POST && p->place[i] == k)
+            return true;
+    return false;
+}
+
+/* ---- emission ----------------------------------------------------------------- */
+
+void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_value *map)
+{
+    size_t nv = (size_t)(p->nvalues + 1);
+    *e = (task_emitter){.p = p, .b = b, .map = map, .sid = IR_NO_VALUE, .start = IR_NO_VALUE,
+                        .end = IR_NO_VALUE, .base = IR_NO_VALUE, .rel = IR_NO_VALUE, .mask = IR_NO_VALUE};
+    e->tile_of = arena_alloc(p->m->ar, sizeof(ir_value) * nv);
+    e->needed = arena_alloc(p->m->ar, nv);
+}
+
+static ir_value mapped(const task_emitter *e, ir_value v)
+{
+    return v >= 0 && v < e->p->nvalues && e->map[v] != IR_NO_VALUE ? e->map[v] : v;
+}
+
+void task_emit_range(task_emitter *e, ir_value offsets, ir_value sid, const ir_value *numel, int nnumel,
+                     ir_value raw[2])
+{
+    ir_builder *b = &e->b;
+    ir_type i64 = ir_type_scalar(DT_I64);
+    ir_value first = irb_cast(b, irb_load_at(b, offsets, sid), i64);
+    ir_value next_index = irb_binary(b, IR_ADD, sid, irb_int(b, (ir_dtype)ir_value_type(b->m, sid).dtype, 1));
+    ir_value next = irb_cast(b, irb_load_at(b, offsets, next_index), i64);
+    if (raw)
+        raw[0] = first, raw[1] = next;
+    ir_value start = first, end = next;
+    for (int h = 0; h < nnumel; h++) {
+        start = irb_binary(b, IR_MINIMUM, start, numel[h]);
+        end = irb_binary(b, IR_MINIMUM, end, numel[h]);
+    }
+    e->sid = sid;
+    e->start = irb_binary(b, IR_MAXIMUM, start, irb_int(b, DT_I64, 0));
+    e->end = irb_binary(b, IR_MAXIMUM, end, e->start);
+}
+
+static void clone_scalar_op(task_emitter *e, const ir_op *op)
+{
+    irb_clone(&e->b, op, e->map, e->p->nvalues);
+}
+
+void task_emit_prologue(task_emitter *e, ir_value once)
+{
+    const task_program *p = e->p;
+    ir_builder *b = &e->b;
+    for (int i = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        switch (p->cls[i]) {
+        case TASK_ID: e->map[op->results[0]] = e->sid; break;
+        case TASK_LENGTH: {
+            b->loc = op->loc;
+            ir_value length = irb_binary(b, IR_SUB, e->end, e->start);
+            e->map[op->results[0]] = irb_cast(b, length, ir_value_type(p->m, op->results[0]));
+            break;
+        }
+        case TASK_KEEP:
+            if (once != IR_NO_VALUE && op->nresults == 0 && has_store(op)) {
+                ir_op *guard = irb_if(b, once, NULL, 0);
+                ir_builder then = irb_at_end(b->m, guard->regions[0], op->loc);
+                irb_clone(&then, op, e->map, p->nvalues);
+                irb_yield(&then, NULL, 0);
+                ir_builder other = irb_at_end(b->m, guard->regions[1], op->loc);
+                irb_yield(&other, NULL, 0);
+            } else {
+                clone_scalar_op(e, op);
+            }
+            break;
+        default: break;
+        }
+    }
+}
+
+void task_emit_post(task_emitter *e, int32_t k, bool pure_only)
+{
+    const task_program *p = e->p;
+    for (int i = 0; i < p->nops; i++)
+        if (p->cls[i] == TASK_POST && p->place[i] == k && !(pure_only && has_store(p->ops[i])))
+            clone_scalar_op(e, p->ops[i]);
+}
+
+/* ---- tiles ---------------------------------------------------------------------- */
+
+static ir_type tile_type(ir_type segval, int32_t block)
+{
+    return ir_type_like(ir_type_tile(DT_I32, block), ir_type_elem(segval));
+}
+
+/* The tile at element `base`: its lanes 0 .. block-1 (i32, relative to
+ * base: one i32 add and compare per slot, and addresses the code generator
+ * can fold into a base pointer and constant offsets) and the mask start <=
+ * base + lane < end, from two uniform bounds. base <= end, and base is
+ * start or below it only in the first tile. */
+static void build_index(task_emitter *e, ir_value base, int32_t block)
+{
+    ir_builder *b = &e->b;
+    ir_type i32 = ir_type_scalar(DT_I32), i32_tile = ir_type_tile(DT_I32, block);
+    ir_value width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
+    e->base = base;
+    e->rel = irb_arange(b, block);
+    ir_value hi = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, e->end, base), width);
+    ir_value lo = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->start, base), zero),
+                             width);
+    e->mask = irb_binary(b, IR_AND, irb_cmp(b, "ge", e->rel, irb_splat(b, irb_cast(b, lo, i32), i32_tile)),
+                         irb_cmp(b, "lt", e->rel, irb_splat(b, irb_cast(b, hi, i32), i32_tile)));
+}
+
+/* base + lane pointers of a buffer: one scalar pointer to the tile's first
+ * element, then i32 lane offsets. */
+static ir_value pointer_tile(task_emitter *e, ir_value ptr, int32_t block)
+{
+    ir_builder *b = &e->b;
+    ir_type pt = ir_value_type(b->m, ptr);
+    ir_value first = irb_binary(b, IR_ADDPTR, ptr, e->base);
+    ir_value ptrs = irb_splat(b, first, ir_type_ptr_tile((ir_dtype)pt.dtype, block));
+    return irb_binary(b, IR_ADDPTR, ptrs, e->rel);
+}
+
+/* The tile segment value v's op makes here (loads masked, others elementwise). */
+static void make_tile(task_emitter *e, const ir_op *op, int32_t block)
+{
+    const task_program *p = e->p;
+    ir_builder *b = &e->b;
+    ir_module *m = p->m;
+    ir_type t = tile_type(ir_value_type(m, op->results[0]), block);
+    b->loc = op->loc;
+    ir_value tile;
+    if (op->kind == IR_LOAD_SEGMENT) {
+        const ir_op *view = m->values[op->operands[0]].def;
+        ir_value other = irb_const(b, t, ir_scalar_from_int((ir_dtype)t.dtype, 0));
+        ir_value operands[3] = {pointer_tile(e, mapped(e, view->operands[0]), block), e->mask, other};
+        tile = irb(b, IR_LOAD, operands, 3, t);
+    } else if (op->kind == IR_CONSTANT || op->kind == IR_SPLAT || (ir_ops[op->kind].flags & F_ELEM)) {
+        ir_value operands[3];
+        if (op->noperands > 3) {
+            sw_unreachable(p->d, "task body: '%s' has %d operands", ir_ops[op->kind].name, op->noperands);
+            return;
+        }
+        for (int i = 0; i < op->noperands; i++) {
+            ir_value x = op->operands[i];
+            operands[i] = x < p->nvalues && is_segval(p, x) ? e->tile_of[x] : mapped(e, x);
+            if (operands[i] == IR_NO_VALUE)
+                sw_unreachable(p->d, "task body: '%s' uses a segment value this stage did not make",
+                               ir_ops[op->kind].name);
+        }
+        ir_op *copy = irb_op(b, op->kind, operands, op->noperands, &t, 1, 0);
+        for (int i = 0; i < op->nattrs; i++)
+            if (strcmp(op->attrs[i].name, "stage"))
+                ir_attr_set(m, copy, &op->attrs[i]);
+        tile = copy->results[0];
+    } else {
+        sw_unreachable(p->d, "task body: no tile form for '%s' on segment values", ir_ops[op->kind].name);
+        return;
+    }
+    e->tile_of[op->results[0]] = tile;
+}
+
+/* Marks the segment values stage k's roots need (a backward walk). */
+static void mark_needed(task_emitter *e, int32_t k)
+{
+    const task_program *p = e->p;
+    memset(e->needed, 0, (size_t)p->nvalues);
+    for (int i = p->nops - 1; i >= 0; i--) {
+        const ir_op *op = p->ops[i];
+        bool root = (p->cls[i] == TASK_REDUCE || p->cls[i] == TASK_STORE) && p->place[i] == k;
+        bool inner = p->cls[i] == TASK_SEGVAL && e->needed[op->results[0]];
+        if (!root && !inner)
+            continue;
+        for (int j = 0; j < op->noperands; j++)
+            if (is_segval(p, op->operands[j]))
+                e->needed[op->operands[j]] = 1;
+    }
+}
+
+static const char *reduce_kind(const ir_op *op) { return ir_attr_get(op, "kind")->s; }
+
+static ir_type acc_tile_type(const task_emitter *e, const ir_op *reduce, int32_t block)
+{
+    ir_dtype dt = (ir_dtype)ir_value_type(e->p->m, reduce->results[0]).dtype;
+    return ir_type_tile(task_accumulator_of(dt), block);
+}
+
+static ir_value identity_tile(task_emitter *e, const ir_op *reduce, int32_t block)
+{
+    ir_type acc = acc_tile_type(e, reduce, block);
+    ir_scalar identity;
+    if (!ir_eval_reduce_identity(reduce_kind(reduce), (ir_dtype)acc.dtype, &identity))
+        sw_unreachable(e->p->d, "task body: no identity for '%s'", reduce_kind(reduce));
+    return irb_const(&e->b, acc, identity);
+}
+
+static ir_op_kind combine_of(const task_emitter *e, const ir_op *reduce)
+{
+    ir_op_kind op = ir_reduce_combine_op(reduce_kind(reduce));
+    if (op == IR_OP_COUNT)
+        sw_unreachable(e->p->d, "task body: unknown reduction kind '%s'", reduce_kind(reduce));
+    return op;
+}
+
+/* select(mask, x, identity) of the reduction's operand tile, in the
+ * accumulator type. */
+static ir_value live_tile(task_emitter *e, const ir_op *reduce, int32_t block)
+{
+    ir_builder *b = &e->b;
+    b->loc = reduce->loc;
+    ir_type acc = acc_tile_type(e, reduce, block);
+    ir_value x = irb_cast(b, e->tile_of[reduce->operands[0]], acc);
+    return irb_select(b, e->mask, x, identity_tile(e, reduce, block));
+}
+
+/* sw.reduce of an accumulator tile: the reduction's accumulator scalar. */
+static ir_value reduce_tile(task_emitter *e, const ir_op *reduce, ir_value acc)
+{
+    ir_builder *b = &e->b;
+    b->loc = reduce->loc;
+    ir_type elem = ir_type_elem(ir_value_type(b->m, acc));
+    ir_value r = irb(b, IR_REDUCE, &acc, 1, elem);
+    ir_attr_set_str(b->m, b->m->values[r].def, "kind", reduce_kind(reduce));
+    return r;
+}
+
+void task_finish_reduction(task_emitter *e, int r, ir_value acc)
+{
+    const task_program *p = e->p;
+    const ir_op *reduce = p->ops[p->reduction_op[r]];
+    ir_builder *b = &e->b;
+    ir_type result = ir_value_type(p->m, reduce->results[0]);
+    ir_dtype acc_dt = (ir_dtype)ir_value_type(b->m, acc).dtype;
+    if (result.dtype == DT_I1 && !strcmp(reduce_kind(reduce), "sum"))
+        acc = irb_binary(b, IR_AND, acc, irb_int(b, acc_dt, 1)); /* i1 sums are xor */
+    e->map[reduce->results[0]] = irb_cast(b, acc, result);
+}
+
+static int reduction_index(const task_program *p, int op_index)
+{
+    for (int r = 0; r < p->nreductions; r++)
+        if (p->reduction_op[r] == op_index)
+            return r;
+    return -1;
+}
+
+static void store_tile(task_emitter *e, const ir_op *store, int32_t block)
+{
+    ir_builder *b = &e->b;
+    b->loc = store->loc;
+    ir_value operands[3] = {pointer_tile(e, mapped(e, store->operands[0]), block),
+                            e->tile_of[store->operands[2]], e->mask};
+    irb_op(b, IR_STORE, operands, 3, NULL, 0, 0);
+}
+
+/* The first tile's base: start rounded down to SEGMENT_ALIGN elements, so
+ * the 4-element chunks of the SIMT layout stay aligned (the mask turns off
+ * what lies before start). */
+static ir_value aligned_start(task_emitter *e)
+{
+    return irb_binary(&e->b, IR_AND, e->start, irb_int(&e->b, DT_I64, -SEGMENT_ALIGN));
+}
+
+ir_value task_span(task_emitter *e)
+{
+    return irb_binary(&e->b, IR_SUB, e->end, aligned_start(e));
+}
+
+void task_emit_single(task_emitter *e, int32_t block)
+{
+    const task_program *p = e->p;
+    for (int32_t v = 0; v < p->nvalues; v++)
+        e->tile_of[v] = IR_NO_VALUE;
+    build_index(e, aligned_start(e), block);
+    for (int32_t k = 0; k < p->nstages; k++) {
+        mark_needed(e, k);
+        for (int i = 0; i < p->nops; i++) {
+            const ir_op *op = p->ops[i];
+            if (p->cls[i] == TASK_SEGVAL && e->needed[op->results[0]] &&
+                e->tile_of[op->results[0]] == IR_NO_VALUE)
+                make_tile(e, op, block);
+            else if (p->cls[i] == TASK_REDUCE && p->place[i] == k)
+                task_finish_reduction(e, reduction_index(p, i),
+                                      reduce_tile(e, op, live_tile(e, op, block)));
+            else if (p->cls[i] == TASK_STORE && p->place[i] == k)
+                store_tile(e, op, block);
+        }
+        task_emit_post(e, k, false);
+    }
+}
+
+/* One stage's loop over [first, end) in tiles of `block`: its stores, and
+ * each reduction's accumulator scalar in acc_out[] (in program order). */
+static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value first, ir_value *acc_out)
+{
+    const task_program *p = e->p;
+    ir_builder *outer = &e->b;
+    int naccs = 0, roots = 0;
+    for (int i = 0; i < p->nops; i++)
+        if ((p->cls[i] == TASK_REDUCE || p->cls[i] == TASK_STORE) && p->place[i] == k) {
+            roots++;
+            naccs += p->cls[i] == TASK_REDUCE;
+        }
+    if (!roots)
+        return;
+    ir_value *inits = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(naccs + 1));
+    const ir_op **reductions = arena_alloc(p->m->ar, sizeof(ir_op *) * (size_t)(naccs + 1));
+    for (int i = 0, a = 0; i < p->nops; i++)
+        if (p->cls[i] == TASK_REDUCE && p->place[i] == k) {
+            reductions[a] = p->ops[i];
+            inits[a++] = identity_tile(e, p->ops[i], block);
+        }
+    ir_op *loop = irb_for(outer, first, e->end, irb_int(outer, DT_I64, block), inits, naccs);
+    ir_block *body = loop->regions[0];
+    ir_builder saved = e->b;
+    e->b = irb_at_end(p->m, body, outer->loc);
+    build_index(e, body->args[0], block);
+    mark_needed(e, k);
+    for (int32_t v = 0; v < p->nvalues; v++)
+        e->tile_of[v] = IR_NO_VALUE;
+    ir_value *accs = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(naccs + 1));
+    for (int i = 0, a = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        if (p->cls[i] == TASK_SEGVAL && e->needed[op->results[0]])
+            make_tile(e, op, block);
+        else if (p->cls[i] == TASK_REDUCE && p->place[i] == k) {
+            accs[a] = irb_binary(&e->b, combine_of(e, op), body->args[1 + a], live_tile(e, op, block));
+            a++;
+        } else if (p->cls[i] == TASK_STORE && p->place[i] == k)
+            store_tile(e, op, block);
+    }
+    irb_yield(&e->b, accs, naccs);
+    e->b = saved;
+    for (int a = 0; a < naccs; a++)
+        acc_out[a] = reduce_tile(e, reductions[a], loop->results[a]);
+}
+
+void task_emit_stream(task_emitter *e, int32_t block)
+{
+    const task_program *p = e->p;
+    ir_value first = aligned_start(e);
+    ir_value *accs = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
+    for (int32_t k = 0; k < p->nstages; k++) {
+        emit_stage_loop(e, k, block, first, accs);
+        for (int i = 0, a = 0; i < p->nops; i++)
+            if (p->cls[i] == TASK_REDUCE && p->place[i] == k)
+                task_finish_reduction(e, reduction_index(p, i), accs[a++]);
+        task_emit_post(e, k, false);
+    }
+}
+
+void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partial)
+{
+    emit_stage_loop(e, k, block, aligned_start(e), partial);
+}

@@ -1,0 +1,122 @@
+/* task_body.h - a segment program instantiated for one task (task_body.c).
+ *
+ * A segment program says what happens to one segment; a task kernel runs
+ * it for the segments its tasks name. Whatever the kernel (direct, list,
+ * split chunk), the body of one task is the same program placed at a
+ * segment id, with the segment's clamped range [start, end), in one of
+ * three forms:
+ *
+ *   single  the whole segment in one tile of `block` elements starting at
+ *           `start` (the task's policy guarantees end - start <= block):
+ *           every stage runs on the same tile, so values are read once;
+ *   stream  one loop per stage over tiles of `block` elements (from start
+ *           rounded down to 4 elements), each loop re-reading what it
+ *           needs: any length;
+ *   chunk   one stage of a split segment over [start, end) of a chunk,
+ *           leaving per-reduction partials for a merge (task_kernels.c).
+ *
+ * The analysis (which ops are prologue, per-stage roots, segment values,
+ * scalar epilogues) is that of docs/segments.md, "Stages".
+ */
+#ifndef SWAGE_PLAN_TASK_BODY_H
+#define SWAGE_PLAN_TASK_BODY_H
+
+#include "../ir/builder.h"
+#include "../passes/lower_segments.h"
+
+/* What happens to one top-level op of a segment program. */
+typedef enum task_op_class {
+    TASK_KEEP,   /* scalar op that needs no reduction: the prologue */
+    TASK_POST,   /* scalar op that needs the reductions of stage `place` */
+    TASK_VIEW,   /* sw.segment: becomes the task's range */
+    TASK_LENGTH, /* sw.segment_length: end - start */
+    TASK_SEGVAL, /* makes a segment value: a tile wherever a stage needs it */
+    TASK_REDUCE, /* segment reduction: root of stage `place` */
+    TASK_STORE,  /* sw.store_segment: root of stage `place` */
+    TASK_ID,     /* sw.segment_id: the task's segment id */
+    TASK_RETURN,
+} task_op_class;
+
+typedef struct task_program {
+    ir_module *m;
+    diag *d;
+    ir_op *func;
+    int32_t nvalues;   /* values of the program: the size of every value map */
+    int nops;
+    ir_op **ops;       /* top-level ops in program order */
+    uint8_t *cls;      /* [nops] task_op_class */
+    int32_t *place;    /* [nops] TASK_POST: the stage it follows; roots: their stage */
+    int32_t *ready;    /* [nvalues] scalars: -1 (prologue) or the stage they follow;
+                          segment values: the latest stage their scalar inputs follow */
+    int32_t nstages;   /* passes over the segment (last root stage + 1; 0 with no roots) */
+    int nreductions;   /* segment reductions, in program order */
+    int32_t *reduction_op; /* [nreductions] index into ops */
+    segment_params params;
+    int offsets_param; /* block-argument index of the offsets pointer */
+} task_program;
+
+/* Analyses the segment program `func` of m (its ops are not changed).
+ * False with d set when it is not one the schedules can run. */
+bool task_program_analyse(ir_module *m, ir_op *func, task_program *p, diag *d);
+
+/* The accumulator dtype of a reduction's result dtype (f16/bf16 in f32,
+ * i1/i8/u8 in i32), as docs/simt.md reduces. */
+ir_dtype task_accumulator_of(ir_dtype dt);
+/* The accumulator type of reduction r (index into p->reduction_op). */
+ir_dtype task_reduction_acc(const task_program *p, int r);
+/* Whether stage k has segment reductions / scalar ops after it that touch
+ * memory (stores) -- what a split stage must merge or run once. */
+bool task_stage_has_reductions(const task_program *p, int32_t k);
+bool task_stage_has_post(const task_program *p, int32_t k);
+
+/* Building one task's body in a kernel. `map` maps every value of the
+ * program to its value in the kernel (parameters first: the caller fills
+ * the program's parameters and leaves the rest IR_NO_VALUE). */
+typedef struct task_emitter {
+    const task_program *p;
+    ir_builder b;
+    ir_value *map;      /* [p->nvalues] */
+    ir_value sid;       /* i32 */
+    ir_value start, end;/* i64: the task's range */
+    /* private */
+    ir_value *tile_of;  /* [p->nvalues] segment value -> its tile here */
+    uint8_t *needed;    /* [p->nvalues] */
+    ir_value base;      /* i64: the element the tile starts at */
+    ir_value rel, mask; /* i32 tile 0 .. block-1; i1 tile: inside [start, end) */
+} task_emitter;
+
+void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_value *map);
+
+/* start and end of segment sid, clamped to every buffer the program reads
+ * or writes segments of (docs/segments.md, "Offsets"): the hidden element
+ * counts are map[] of nothing -- they are passed in `numel`. Also gives the
+ * raw offsets (i64) for the offsets check when raw is non-NULL. */
+void task_emit_range(task_emitter *e, ir_value offsets, ir_value sid, const ir_value *numel, int nnumel,
+                     ir_value raw[2]);
+
+/* The prologue: every TASK_KEEP op, sw.segment_id as e->sid and
+ * sw.segment_length as end - start. With `once` not IR_NO_VALUE, stores of
+ * the prologue run only where it is true (a split segment's first chunk). */
+void task_emit_prologue(task_emitter *e, ir_value once);
+/* The scalar ops after stage k (TASK_POST, place k); with pure_only, only
+ * those that store nothing (a split chunk recomputing earlier stages). */
+void task_emit_post(task_emitter *e, int32_t k, bool pure_only);
+
+/* Every stage on one tile of `block` elements at start rounded down to 4
+ * elements (the caller knows end - that <= block: task_span). */
+void task_emit_single(task_emitter *e, int32_t block);
+/* Every stage as a loop over tiles of `block` elements, with its scalar
+ * epilogue after it. */
+void task_emit_stream(task_emitter *e, int32_t block);
+/* Stage k alone over [start, end) in tiles of `block`: its stores, and for
+ * each reduction of stage k its accumulated value (accumulator dtype) in
+ * partial[i], i counting stage k's reductions in program order. */
+void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partial);
+/* Sets the result of reduction r (index into reduction_op) from its merged
+ * accumulator value (the i1 fix-up and the cast of docs/simt.md). */
+void task_finish_reduction(task_emitter *e, int r, ir_value acc);
+
+/* The elements a task's tile must cover: end - (start rounded down to 4). */
+ir_value task_span(task_emitter *e);
+
+#endif

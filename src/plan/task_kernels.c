@@ -1,0 +1,755 @@
+/* task_kernels.c - requires a verified module; replaces each segment
+ * program by the task kernels of one schedule (plan.h), semantic grid
+ * programs whose func.func attributes say what each is for; guarantees a
+ * verified module. Breaks the semantic executor's ability to run the
+ * segment program (lower a clone).
+ *
+ * Every task kernel takes the program's parameters, then the same hidden
+ * parameters, filled by the launch (launch.c):
+ *
+ *   <buffer>__numel  i64   elements of each buffer segments are read from or
+ *                          stored to (docs/segments.md, "Offsets")
+ *   __segments       i64   segments in the launch
+ *   __check          i32   nonzero: check the offsets, flag bad ones
+ *   __scratch        ptr<i32>  header (flag, list counts), split tickets, lists
+ *   __cap<c>         i64   capacity of list c
+ *   __split_min      i64   segments longer than this are split
+ *   __chunk          i64   elements per split chunk (a multiple of the stream tile)
+ *   __partials_cap   i64   chunk partials each reduction has room for
+ *   __partial<r>, __merged<r>  ptr<acc>  per reduction: chunk partials and
+ *                          merged results of the split segments
+ *
+ * Lists: one per single-tile shape (plan_shapes), then one of segments a
+ * CTA streams, then the split list. A segment of length L goes to the split
+ * list when L > __split_min, else to the first shape whose tile holds it,
+ * else to the stream list. The scratch is, in i32 words: [0] the offsets
+ * flag, [1 + c] the count of list c, up to PLAN_HEADER_WORDS; then one
+ * ticket per split segment; then the lists in order.
+ */
+#include "plan.h"
+#include "task_body.h"
+#include "../passes/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const plan_schedule_names[PLAN_SCHEDULES] = {
+    "auto", "subwarp", "warp", "cta", "split", "persistent",
+};
+
+plan_schedule plan_schedule_from_name(const char *name)
+{
+    for (int s = 0; s < PLAN_SCHEDULES; s++)
+        if (name && !strcmp(name, plan_schedule_names[s]))
+            return (plan_schedule)s;
+    return PLAN_SCHEDULES;
+}
+
+/* ---- shapes --------------------------------------------------------------------- */
+
+/* The register budget of a task's segment values, in 32-bit slots per
+ * thread: with `live` values held at once, a thread holds at most
+ * budget / live slots of each. */
+enum { SLOT_BUDGET = 32, SUBWARP_SLOTS = 4, DIRECT_THREADS = 128 };
+
+int plan_shapes(int live, plan_shape *out)
+{
+    static const plan_shape ladder[] = {
+        {1, SUBWARP_SLOTS}, {2, SUBWARP_SLOTS}, {4, SUBWARP_SLOTS}, {8, SUBWARP_SLOTS},
+        {16, SUBWARP_SLOTS}, {32, 4}, {32, 8}, {32, 16}, {32, 32},
+        {PLAN_CTA_THREADS, 8}, {PLAN_CTA_THREADS, 16},
+    };
+    int n = 0, max_slots = SLOT_BUDGET / (live > 0 ? live : 1);
+    for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++)
+        if (ladder[i].slots <= max_slots || ladder[i].slots <= SUBWARP_SLOTS)
+            out[n++] = ladder[i];
+    return n;
+}
+
+const char *plan_shape_policy(plan_shape s)
+{
+    return s.group < 32 ? "subwarp" : s.group == 32 ? "warp" : "cta";
+}
+
+/* ---- the planner's state ---------------------------------------------------------- */
+
+typedef struct planner {
+    ir_module *m;
+    diag *d;
+    task_program p;
+    const char *name;
+    plan_shape shapes[PLAN_MAX_SHAPES];
+    int nshapes;
+    int nlists;          /* nshapes + stream + split */
+    ir_op *anchor;       /* new kernels go before it (the segment program) */
+    /* the kernel being built: its parameters */
+    ir_op *func;
+    ir_value *map;
+    ir_value *numel;
+    ir_value segments, check, scratch, split_min, chunk, partials_cap;
+    ir_value scratch64, chunk_bases; /* the split counter; each split segment's first chunk */
+    ir_value *cap;       /* [nlists] */
+    ir_value *partial, *merged; /* [nreductions] */
+    /* memory traffic per element read and written, and per segment (its
+     * offsets and scalar stores), for the plan's report */
+    int read_bytes, write_bytes, segment_bytes;
+} planner;
+
+static int stream_list(const planner *pl) { return pl->nshapes; }
+static int split_list(const planner *pl) { return pl->nshapes + 1; }
+
+/* segment values a task keeps at once, roughly: every segment read, plus
+ * one value carried across stages */
+static int live_values(const task_program *p)
+{
+    int loads = 0;
+    for (int i = 0; i < p->nops; i++)
+        loads += p->ops[i]->kind == IR_LOAD_SEGMENT;
+    return (loads ? loads : 1) + (p->nstages > 1);
+}
+
+/* ---- kernels and their parameters ---------------------------------------------- */
+
+static void set_int(planner *pl, const char *name, int64_t v)
+{
+    ir_attr_set_int(pl->m, pl->func, name, ir_type_scalar(DT_I32), v);
+}
+
+static ir_value add_param(planner *pl, ir_type t, const char *name)
+{
+    return ir_block_add_arg(pl->m, ir_func_body(pl->func), t, name);
+}
+
+/* A new func.func before the segment program with its parameters and the
+ * hidden ones, and a fresh value map. */
+static void begin_kernel(planner *pl, const char *suffix, const char *task, plan_shape shape,
+                         int32_t block_threads)
+{
+    ir_module *m = pl->m;
+    const ir_op *orig = pl->p.func;
+    const ir_block *params = ir_func_body(orig);
+    char name[256];
+    snprintf(name, sizeof name, "%s__%s", pl->name, suffix);
+    pl->func = ir_op_create(m, IR_FUNC, orig->loc, NULL, 0, NULL, 0, 1);
+    ir_attr_set_str(m, pl->func, "sym_name", name);
+    ir_attr_set_str(m, pl->func, "sw.task", task);
+    ir_attr_set_int(m, pl->func, "sw.block_threads", ir_type_scalar(DT_I32), block_threads);
+    ir_attr_set_int(m, pl->func, "sw.program_threads", ir_type_scalar(DT_I32),
+                    shape.group ? shape.group : block_threads);
+    ir_insert_before(pl->anchor, pl->func);
+    /* what the launch needs to size the lists: their tiles, in order */
+    strbuf tiles;
+    sb_init(&tiles);
+    for (int c = 0; c < pl->nshapes; c++)
+        sb_printf(&tiles, "%s%d", c ? "," : "", (int)plan_shape_block(pl->shapes[c]));
+    ir_attr_set_str(m, pl->func, "sw.list_tiles", tiles.data ? tiles.data : "");
+    sb_free(&tiles);
+    set_int(pl, "sw.read_bytes", pl->read_bytes);
+    set_int(pl, "sw.write_bytes", pl->write_bytes);
+    set_int(pl, "sw.segment_bytes", pl->segment_bytes);
+
+    pl->map = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(pl->p.nvalues + 1));
+    for (int32_t v = 0; v < pl->p.nvalues; v++)
+        pl->map[v] = IR_NO_VALUE;
+    for (int i = 0; i < params->nargs; i++) {
+        ir_value a = params->args[i];
+        pl->map[a] = add_param(pl, ir_value_type(m, a), m->values[a].name);
+    }
+    ir_type i64 = ir_type_scalar(DT_I64);
+    const segment_params *sp = &pl->p.params;
+    pl->numel = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(sp->nhidden + 1));
+    for (int h = 0; h < sp->nhidden; h++) {
+        const char *src = m->values[params->args[sp->hidden_source[h]]].name;
+        char pname[256];
+        if (src)
+            snprintf(pname, sizeof pname, "%s__numel", src);
+        else
+            snprintf(pname, sizeof pname, "arg%d__numel", sp->hidden_source[h]);
+        pl->numel[h] = add_param(pl, i64, pname);
+    }
+    pl->segments = add_param(pl, i64, "__segments");
+    pl->check = add_param(pl, ir_type_scalar(DT_I32), "__check");
+    pl->scratch = add_param(pl, ir_type_ptr(DT_I32), "__scratch");
+    pl->scratch64 = add_param(pl, ir_type_ptr(DT_I64), "__scratch64");
+    pl->chunk_bases = add_param(pl, ir_type_ptr(DT_I64), "__chunk_bases");
+    pl->cap = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(pl->nlists + 1));
+    for (int c = 0; c < pl->nlists; c++) {
+        char pname[32];
+        snprintf(pname, sizeof pname, "__cap%d", c);
+        pl->cap[c] = add_param(pl, i64, pname);
+    }
+    pl->split_min = add_param(pl, i64, "__split_min");
+    pl->chunk = add_param(pl, i64, "__chunk");
+    pl->partials_cap = add_param(pl, i64, "__partials_cap");
+    pl->partial = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(pl->p.nreductions + 1));
+    pl->merged = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(pl->p.nreductions + 1));
+    for (int r = 0; r < pl->p.nreductions; r++) {
+        char pname[32];
+        ir_type acc = ir_type_ptr(task_reduction_acc(&pl->p, r));
+        snprintf(pname, sizeof pname, "__partial%d", r);
+        pl->partial[r] = add_param(pl, acc, pname);
+        snprintf(pname, sizeof pname, "__merged%d", r);
+        pl->merged[r] = add_param(pl, acc, pname);
+    }
+}
+
+static ir_builder kernel_body(planner *pl)
+{
+    return irb_at_end(pl->m, ir_func_body(pl->func), pl->func->loc);
+}
+
+static void end_kernel(planner *pl, ir_builder *b)
+{
+    irb_op(b, IR_RETURN, NULL, 0, NULL, 0, 0);
+}
+
+
+/* ---- shared pieces ---------------------------------------------------------------- */
+
+static ir_value offsets_param(const planner *pl) { return pl->map[ir_func_body(pl->p.func)->args[pl->p.offsets_param]]; }
+
+static ir_value i64_of(ir_builder *b, ir_value x) { return irb_cast(b, x, ir_type_scalar(DT_I64)); }
+
+/* scratch[index] (i32) */
+static ir_value scratch_word(planner *pl, ir_builder *b, ir_value index)
+{
+    return irb_load_at(b, pl->scratch, index);
+}
+
+/* Where list c starts in the scratch (i64 words): the header, the split
+ * tickets, then every list before c. */
+static ir_value list_base(planner *pl, ir_builder *b, int c)
+{
+    ir_value base = irb_binary(b, IR_ADD, irb_int(b, DT_I64, PLAN_HEADER_WORDS), pl->cap[split_list(pl)]);
+    for (int i = 0; i < c; i++)
+        base = irb_binary(b, IR_ADD, base, pl->cap[i]);
+    return base;
+}
+
+/* min(count of list c, its capacity): bad offsets may overflow a list
+ * (unsafe launches); what does not fit is dropped, never written. */
+static ir_value list_count(planner *pl, ir_builder *b, int c)
+{
+    ir_value count = i64_of(b, scratch_word(pl, b, irb_int(b, DT_I64, 1 + c)));
+    return irb_binary(b, IR_MINIMUM, count, pl->cap[c]);
+}
+
+/* A value chosen by a run-time list index from per-list values. */
+static ir_value by_list(planner *pl, ir_builder *b, ir_value cls, const ir_value *per_list)
+{
+    ir_value v = per_list[0];
+    for (int c = 1; c < pl->nlists; c++)
+        v = irb_select(b, irb_cmp(b, "eq", cls, irb_int(b, DT_I32, c)), per_list[c], v);
+    return v;
+}
+
+/* The list a segment of length len (i64) belongs to. */
+static ir_value classify(planner *pl, ir_builder *b, ir_value len)
+{
+    ir_value cls = irb_int(b, DT_I32, stream_list(pl));
+    for (int c = pl->nshapes - 1; c >= 0; c--) {
+        ir_value fits = irb_cmp(b, "le", len, irb_int(b, DT_I64, plan_shape_block(pl->shapes[c])));
+        cls = irb_select(b, fits, irb_int(b, DT_I32, c), cls);
+    }
+    ir_value split = irb_cmp(b, "gt", len, pl->split_min);
+    return irb_select(b, split, irb_int(b, DT_I32, split_list(pl)), cls);
+}
+
+/* Appends sid to the list of segments of length len. */
+/* Chunks of a split segment of length len: max(1, ceil(len / chunk)). */
+static ir_value chunk_count(planner *pl, ir_builder *b, ir_value len)
+{
+    ir_value one = irb_int(b, DT_I64, 1);
+    ir_value n = irb_binary(b, IR_FLOORDIV, irb_binary(b, IR_ADD, len, irb_binary(b, IR_SUB, pl->chunk, one)),
+                            pl->chunk);
+    return irb_binary(b, IR_MAXIMUM, n, one);
+}
+
+/* The split counter: slot << 32 | chunks reserved so far. Slots are segment
+ * ids (< 2^31); chunks number at most segments + elements / chunk < 2^32
+ * for valid offsets (bad ones may overflow into the slot, which then finds
+ * no room: memory stays safe). */
+enum { SPLIT_SLOT_SHIFT = 32 };
+
+/* Appends sid to the list of segments of length len; true when it found
+ * room (lists are sized for valid offsets: with bad ones, unsafe launches
+ * may overflow them). A split segment also reserves its chunks: one 64-bit
+ * atomic gives its slot and its first chunk, so chunk numbers grow with
+ * slots and the split kernels find a chunk's segment by binary search. */
+static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_value len)
+{
+    ir_value cls = classify(pl, b, len);
+    ir_type i1 = ir_type_scalar(DT_I1);
+    ir_op *split = irb_if(b, irb_cmp(b, "eq", cls, irb_int(b, DT_I32, split_list(pl))), &i1, 1);
+    ir_builder in = irb_at_end(pl->m, split->regions[0], b->loc);
+    ir_value add = irb_binary(&in, IR_ADD, irb_int(&in, DT_I64, (int64_t)1 << SPLIT_SLOT_SHIFT),
+                              chunk_count(pl, &in, len));
+    ir_value packed = irb_atomic_add_at(&in, pl->scratch64, irb_int(&in, DT_I64, 0), add);
+    ir_value slot = irb_binary(&in, IR_SHR, packed, irb_int(&in, DT_I64, SPLIT_SLOT_SHIFT));
+    ir_value first = irb_binary(&in, IR_AND, packed, irb_int(&in, DT_I64, ((int64_t)1 << SPLIT_SLOT_SHIFT) - 1));
+    ir_value fits = irb_cmp(&in, "lt", slot, pl->cap[split_list(pl)]);
+    irb_store_at(&in, pl->scratch, irb_binary(&in, IR_ADD, list_base(pl, &in, split_list(pl)), slot), sid, fits);
+    irb_store_at(&in, pl->chunk_bases, slot, first, fits);
+    irb_yield(&in, &fits, 1);
+
+    ir_builder other = irb_at_end(pl->m, split->regions[1], b->loc);
+    ir_value counter = irb_binary(&other, IR_ADD, cls, irb_int(&other, DT_I32, 1));
+    ir_value at = i64_of(&other, irb_atomic_add_at(&other, pl->scratch, counter, irb_int(&other, DT_I32, 1)));
+    ir_value *bases = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)pl->nlists);
+    for (int c = 0; c < pl->nlists; c++)
+        bases[c] = list_base(pl, &other, c);
+    ir_value room = irb_cmp(&other, "lt", at, by_list(pl, &other, cls, pl->cap));
+    irb_store_at(&other, pl->scratch, irb_binary(&other, IR_ADD, by_list(pl, &other, cls, bases), at), sid, room);
+    irb_yield(&other, &room, 1);
+    return split->results[0];
+}
+
+/* With __check set, flags segment sid's offsets when they decrease, the
+ * first is negative, or the last passes the shortest buffer. */
+static void check_offsets(planner *pl, ir_builder *b, ir_value sid, const ir_value raw[2])
+{
+    ir_value zero = irb_int(b, DT_I64, 0);
+    ir_value s64 = i64_of(b, sid);
+    ir_value bad = irb_cmp(b, "lt", raw[1], raw[0]);
+    ir_value first = irb_cmp(b, "eq", s64, zero);
+    bad = irb_binary(b, IR_OR, bad, irb_binary(b, IR_AND, first, irb_cmp(b, "lt", raw[0], zero)));
+    const segment_params *sp = &pl->p.params;
+    if (sp->nhidden) {
+        ir_value limit = pl->numel[0];
+        for (int h = 1; h < sp->nhidden; h++)
+            limit = irb_binary(b, IR_MINIMUM, limit, pl->numel[h]);
+        ir_value last = irb_cmp(b, "eq", s64, irb_binary(b, IR_SUB, pl->segments, irb_int(b, DT_I64, 1)));
+        bad = irb_binary(b, IR_OR, bad, irb_binary(b, IR_AND, last, irb_cmp(b, "gt", raw[1], limit)));
+    }
+    bad = irb_binary(b, IR_AND, bad, irb_cmp(b, "ne", pl->check, irb_int(b, DT_I32, 0)));
+    irb_store_at(b, pl->scratch, irb_int(b, DT_I64, 0), irb_int(b, DT_I32, 1), bad);
+}
+
+/* The task body for segment sid at the builder: its range (and the
+ * offsets check), then the program on one tile when the segment fits
+ * `block` (0: never), else what `over` says: stream it in tiles of
+ * stream_block, or append it to the list of its class. */
+typedef enum overflow { OVERFLOW_STREAM, OVERFLOW_LISTS } overflow;
+
+static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow over, ir_value len,
+                          int32_t stream_block)
+{
+    if (over == OVERFLOW_LISTS) {
+        /* a segment no list has room for (bad offsets) runs here, streamed */
+        ir_value stored = append_to_list(pl, b, e->sid, len);
+        ir_op *full = irb_if(b, stored, NULL, 0);
+        ir_builder done = irb_at_end(pl->m, full->regions[0], b->loc);
+        irb_yield(&done, NULL, 0);
+        ir_builder here = irb_at_end(pl->m, full->regions[1], b->loc);
+        emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block);
+        irb_yield(&here, NULL, 0);
+        return;
+    }
+    e->b = *b;
+    task_emit_prologue(e, IR_NO_VALUE);
+    task_emit_stream(e, stream_block);
+    *b = e->b;
+}
+
+static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t block, overflow over,
+                              int32_t stream_block, bool check)
+{
+    task_emitter e;
+    task_emitter_init(&e, &pl->p, *b, pl->map);
+    ir_value raw[2];
+    task_emit_range(&e, offsets_param(pl), sid, pl->numel, pl->p.params.nhidden, raw);
+    *b = e.b;
+    if (check)
+        check_offsets(pl, b, sid, raw);
+    /* what decides the tile: the elements from the aligned first tile on */
+    e.b = *b;
+    ir_value len = task_span(&e);
+    *b = e.b;
+    if (block <= 0) {
+        emit_overflow(pl, b, &e, over, len, stream_block > 0 ? stream_block : SUBWARP_SLOTS);
+        return;
+    }
+    ir_op *fits = irb_if(b, irb_cmp(b, "le", len, irb_int(b, DT_I64, block)), NULL, 0);
+    e.b = irb_at_end(pl->m, fits->regions[0], b->loc);
+    task_emit_prologue(&e, IR_NO_VALUE);
+    task_emit_single(&e, block);
+    irb_yield(&e.b, NULL, 0);
+    ir_builder other = irb_at_end(pl->m, fits->regions[1], b->loc);
+    emit_overflow(pl, &other, &e, over, len, stream_block);
+    irb_yield(&other, NULL, 0);
+}
+
+/* ---- direct kernels: one task per segment --------------------------------------- */
+
+static void build_direct(planner *pl, plan_shape shape, overflow over)
+{
+    int32_t block = plan_shape_block(shape);
+    char suffix[64];
+    if (block)
+        snprintf(suffix, sizeof suffix, "direct_%s%d", plan_shape_policy(shape), block);
+    else
+        snprintf(suffix, sizeof suffix, "classify");
+    int32_t threads = shape.group > 32 ? shape.group : DIRECT_THREADS;
+    begin_kernel(pl, suffix, "direct", block ? shape : (plan_shape){1, 1}, threads);
+    ir_attr_set_str(pl->m, pl->func, "sw.policy", block ? plan_shape_policy(shape) : "classify");
+    set_int(pl, "sw.tile", block);
+    ir_attr_set_str(pl->m, pl->func, "sw.overflow", over == OVERFLOW_LISTS ? "lists" : "stream");
+    ir_builder b = kernel_body(pl);
+    ir_value sid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
+    ir_attr_set_int(pl->m, pl->m->values[sid].def, "axis", ir_type_scalar(DT_I32), 0);
+    ir_op *inside = irb_if(&b, irb_cmp(&b, "lt", i64_of(&b, sid), pl->segments), NULL, 0);
+    ir_builder then = irb_at_end(pl->m, inside->regions[0], b.loc);
+    emit_segment_task(pl, &then, sid, block, over, block, true);
+    irb_yield(&then, NULL, 0);
+    ir_builder other = irb_at_end(pl->m, inside->regions[1], b.loc);
+    irb_yield(&other, NULL, 0);
+    end_kernel(pl, &b);
+}
+
+/* ---- list sections: persistent over one list ------------------------------------- */
+
+static ir_value grid_query(ir_builder *b, ir_op_kind kind)
+{
+    ir_value v = irb(b, kind, NULL, 0, ir_type_scalar(DT_I32));
+    ir_attr_set_int(b->m, b->m->values[v].def, "axis", ir_type_scalar(DT_I32), 0);
+    return i64_of(b, v);
+}
+
+/* Sections whose threads hold at most this many elements of a tile are
+ * linked into <kernel>__lists, the others (and the stream section) into
+ * <kernel>__lists_wide: a kernel takes the registers of its hungriest
+ * section, and small tasks need many resident threads to keep enough
+ * bytes in flight, large ones few. */
+enum { NARROW_SLOTS = 8 };
+
+static void build_list_section(planner *pl, int c)
+{
+    bool stream = c == stream_list(pl);
+    plan_shape shape = stream ? (plan_shape){PLAN_CTA_THREADS, PLAN_STREAM_TILE / PLAN_CTA_THREADS}
+                              : pl->shapes[c];
+    int32_t block = plan_shape_block(shape);
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, "list%d_%s%d", c, stream ? "stream" : plan_shape_policy(shape),
+             block);
+    begin_kernel(pl, suffix, "list", shape, PLAN_CTA_THREADS);
+    ir_attr_set_str(pl->m, pl->func, "sw.policy", plan_shape_policy(shape));
+    set_int(pl, "sw.list", c);
+    set_int(pl, "sw.tile", block);
+    ir_attr_set_str(pl->m, pl->func, "sw.overflow", stream ? "stream" : "none");
+    ir_attr_set_str(pl->m, pl->func, "sw.link",
+                    !stream && shape.slots <= NARROW_SLOTS ? "lists" : "lists_wide");
+    ir_builder b = kernel_body(pl);
+    ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
+    ir_value count = list_count(pl, &b, c), base = list_base(pl, &b, c);
+    ir_op *loop = irb_for(&b, pid, count, nprog, NULL, 0);
+    ir_builder body = irb_at_end(pl->m, loop->regions[0], b.loc);
+    ir_value t = loop->regions[0]->args[0];
+    ir_value sid = scratch_word(pl, &body, irb_binary(&body, IR_ADD, base, t));
+    if (stream) {
+        emit_segment_task(pl, &body, sid, 0, OVERFLOW_STREAM, block, false);
+    } else {
+        /* the direct kernel classified it by this very span: it fits */
+        task_emitter e;
+        task_emitter_init(&e, &pl->p, body, pl->map);
+        task_emit_range(&e, offsets_param(pl), sid, pl->numel, pl->p.params.nhidden, NULL);
+        task_emit_prologue(&e, IR_NO_VALUE);
+        task_emit_single(&e, block);
+        body = e.b;
+    }
+    irb_yield(&body, NULL, 0);
+    end_kernel(pl, &b);
+}
+
+/* ---- split stages --------------------------------------------------------------- */
+
+/* Merges reduction r's chunk partials [first, first + n) in chunk order:
+ * tiles of the CTA's threads, combined, then reduced. */
+static ir_value merge_partials(planner *pl, ir_builder *b, int r, ir_value first, ir_value n)
+{
+    const ir_op *reduce = pl->p.ops[pl->p.reduction_op[r]];
+    const char *kind = ir_attr_get(reduce, "kind")->s;
+    ir_dtype acc = task_reduction_acc(&pl->p, r);
+    int32_t tile = PLAN_CTA_THREADS;
+    ir_type acc_tile = ir_type_tile(acc, tile);
+    ir_scalar identity;
+    ir_eval_reduce_identity(kind, acc, &identity);
+    ir_value init = irb_const(b, acc_tile, identity);
+    ir_value end = irb_binary(b, IR_ADD, first, n);
+    ir_op *loop = irb_for(b, first, end, irb_int(b, DT_I64, tile), &init, 1);
+    ir_block *body = loop->regions[0];
+    ir_builder in = irb_at_end(pl->m, body, b->loc);
+    ir_type i64_tile = ir_type_tile(DT_I64, tile);
+    ir_value index = irb_binary(&in, IR_ADD, irb_splat(&in, body->args[0], i64_tile),
+                                irb_cast(&in, irb_arange(&in, tile), i64_tile));
+    ir_value mask = irb_cmp(&in, "lt", index, irb_splat(&in, end, i64_tile));
+    ir_value ptrs = irb_binary(&in, IR_ADDPTR,
+                               irb_splat(&in, pl->partial[r], ir_type_ptr_tile(acc, tile)), index);
+    ir_value operands[3] = {ptrs, mask, init};
+    ir_value x = irb(&in, IR_LOAD, operands, 3, acc_tile);
+    ir_value next = irb_binary(&in, ir_reduce_combine_op(kind), body->args[1], x);
+    irb_yield(&in, &next, 1);
+    ir_value total = irb(b, IR_REDUCE, &loop->results[0], 1, ir_type_scalar(acc));
+    ir_attr_set_str(pl->m, pl->m->values[total].def, "kind", kind);
+    return total;
+}
+
+/* The merged result of every reduction of stages before k, from the
+ * scratch, and the scalar work after those stages (pure parts only: the
+ * stores ran when those stages merged). */
+static void restore_earlier_stages(planner *pl, task_emitter *e, int32_t k, ir_value j)
+{
+    for (int32_t s = 0; s < k; s++) {
+        for (int r = 0; r < pl->p.nreductions; r++)
+            if (pl->p.place[pl->p.reduction_op[r]] == s)
+                task_finish_reduction(e, r, irb_load_at(&e->b, pl->merged[r], j));
+        task_emit_post(e, s, true);
+    }
+}
+
+/* One chunk c of split segment j (list index) at stage k. */
+static void emit_chunk(planner *pl, ir_builder *b, int32_t k, ir_value j, ir_value sid, ir_value task,
+                       ir_value c, ir_value nch, ir_value seg_start, ir_value seg_end)
+{
+    task_program *p = &pl->p;
+    task_emitter e;
+    task_emitter_init(&e, p, *b, pl->map);
+    e.sid = sid, e.start = seg_start, e.end = seg_end;
+    ir_value once = IR_NO_VALUE;
+    if (k == 0)
+        once = irb_cmp(&e.b, "eq", c, irb_int(&e.b, DT_I64, 0));
+    task_emit_prologue(&e, once);
+    restore_earlier_stages(pl, &e, k, j);
+    ir_builder *eb = &e.b;
+    ir_value cstart = irb_binary(eb, IR_ADD, seg_start, irb_binary(eb, IR_MUL, c, pl->chunk));
+    e.start = cstart;
+    e.end = irb_binary(eb, IR_MINIMUM, irb_binary(eb, IR_ADD, cstart, pl->chunk), seg_end);
+    ir_value *partial = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
+    task_emit_stage(&e, k, PLAN_STREAM_TILE, partial);
+    bool reduces = task_stage_has_reductions(p, k), post = task_stage_has_post(p, k);
+    if (!reduces && !post) {
+        *b = e.b;
+        return;
+    }
+    ir_value room = irb_cmp(eb, "lt", task, pl->partials_cap);
+    int a = 0;
+    for (int r = 0; r < p->nreductions; r++)
+        if (p->place[p->reduction_op[r]] == k)
+            irb_store_at(eb, pl->partial[r], task, partial[a++], room);
+    irb_op(eb, IR_FENCE, NULL, 0, NULL, 0, 0);
+    ir_value ticket = i64_of(eb, irb_atomic_add_at(eb, pl->scratch,
+                                                   irb_binary(eb, IR_ADD, j, irb_int(eb, DT_I64, PLAN_HEADER_WORDS)),
+                                                   irb_int(eb, DT_I32, 1)));
+    ir_value last = irb_cmp(eb, "eq", ticket, irb_binary(eb, IR_SUB, nch, irb_int(eb, DT_I64, 1)));
+    ir_op *merge = irb_if(eb, last, NULL, 0);
+    *b = e.b; /* the chunk goes on after the merge */
+    e.b = irb_at_end(pl->m, merge->regions[0], b->loc);
+    irb_op(&e.b, IR_FENCE, NULL, 0, NULL, 0, 0);
+    ir_value first = irb_binary(&e.b, IR_SUB, task, c);
+    for (int r = 0; r < p->nreductions; r++)
+        if (p->place[p->reduction_op[r]] == k) {
+            /* chunk partials that did not fit (bad offsets) count as nothing */
+            ir_value n = irb_binary(&e.b, IR_MINIMUM, nch,
+                                    irb_binary(&e.b, IR_MAXIMUM, irb_binary(&e.b, IR_SUB, pl->partials_cap, first),
+                                               irb_int(&e.b, DT_I64, 0)));
+            ir_value total = merge_partials(pl, &e.b, r, first, n);
+            irb_store_at(&e.b, pl->merged[r], j, total, IR_NO_VALUE);
+            task_finish_reduction(&e, r, total);
+        }
+    irb_store_at(&e.b, pl->scratch, irb_binary(&e.b, IR_ADD, j, irb_int(&e.b, DT_I64, PLAN_HEADER_WORDS)),
+                 irb_int(&e.b, DT_I32, 0), IR_NO_VALUE);
+    task_emit_post(&e, k, false);
+    irb_yield(&e.b, NULL, 0);
+    ir_builder other = irb_at_end(pl->m, merge->regions[1], b->loc);
+    irb_yield(&other, NULL, 0);
+}
+
+/* The split segment chunk t belongs to: the last slot whose first chunk is
+ * at most t (binary search over the chunk bases, which grow with slots). */
+static ir_value find_split_segment(planner *pl, ir_builder *b, ir_value t, ir_value nsplit)
+{
+    ir_value zero = irb_int(b, DT_I64, 0);
+    ir_value bounds[2] = {zero, nsplit};
+    ir_op *search = irb_for(b, zero, irb_int(b, DT_I64, SPLIT_SLOT_SHIFT + 1), irb_int(b, DT_I64, 1), bounds, 2);
+    ir_block *body = search->regions[0];
+    ir_builder in = irb_at_end(pl->m, body, b->loc);
+    ir_value lo = body->args[1], hi = body->args[2];
+    ir_value mid = irb_binary(&in, IR_SHR, irb_binary(&in, IR_ADD, lo, hi), irb_int(&in, DT_I64, 1));
+    ir_value open = irb_cmp(&in, "gt", irb_binary(&in, IR_SUB, hi, lo), irb_int(&in, DT_I64, 1));
+    ir_value below = irb_cmp(&in, "le", irb_load_at(&in, pl->chunk_bases, mid), t);
+    ir_value next[2] = {irb_select(&in, irb_binary(&in, IR_AND, open, below), mid, lo),
+                        irb_select(&in, irb_binary(&in, IR_AND, open, irb(&in, IR_NOT, &below, 1,
+                                                                            ir_type_scalar(DT_I1))),
+                                   mid, hi)};
+    irb_yield(&in, next, 2);
+    return search->results[0];
+}
+
+/* Stage k of every split segment: a persistent grid of CTAs over all
+ * chunks of all split segments, chunk t on CTA t mod grid. */
+static void build_split_stage(planner *pl, int32_t k)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "split%d", k);
+    begin_kernel(pl, suffix, "split", (plan_shape){PLAN_CTA_THREADS, 1}, PLAN_CTA_THREADS);
+    ir_attr_set_str(pl->m, pl->func, "sw.policy", "split");
+    set_int(pl, "sw.stage", k);
+    set_int(pl, "sw.tile", PLAN_STREAM_TILE);
+    ir_builder b = kernel_body(pl);
+    ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
+    int sl = split_list(pl);
+    ir_value list = list_base(pl, &b, sl);
+    ir_value packed = irb_load_at(&b, pl->scratch64, irb_int(&b, DT_I64, 0));
+    ir_value nsplit = irb_binary(&b, IR_MINIMUM, irb_binary(&b, IR_SHR, packed, irb_int(&b, DT_I64, SPLIT_SLOT_SHIFT)),
+                                 pl->cap[sl]);
+    ir_value total = irb_binary(&b, IR_AND, packed, irb_int(&b, DT_I64, ((int64_t)1 << SPLIT_SLOT_SHIFT) - 1));
+    total = irb_binary(&b, IR_MINIMUM, total, pl->partials_cap);
+    /* chunks reserved by segments that found no room (bad offsets) have no
+     * segment: only chunks of stored segments run */
+    ir_op *tasks = irb_for(&b, pid, total, nprog, NULL, 0);
+    ir_block *tbody = tasks->regions[0];
+    ir_builder in = irb_at_end(pl->m, tbody, b.loc);
+    ir_value t = tbody->args[0];
+    ir_value j = find_split_segment(pl, &in, t, nsplit);
+    ir_value sid = scratch_word(pl, &in, irb_binary(&in, IR_ADD, list, j));
+    ir_value c = irb_binary(&in, IR_SUB, t, irb_load_at(&in, pl->chunk_bases, j));
+    task_emitter e;
+    task_emitter_init(&e, &pl->p, in, pl->map);
+    task_emit_range(&e, offsets_param(pl), sid, pl->numel, pl->p.params.nhidden, NULL);
+    in = e.b;
+    ir_value nch = chunk_count(pl, &in, irb_binary(&in, IR_SUB, e.end, e.start));
+    ir_value real_chunk = irb_binary(&in, IR_AND, irb_cmp(&in, "ge", c, irb_int(&in, DT_I64, 0)),
+                                     irb_cmp(&in, "lt", c, nch));
+    ir_op *real = irb_if(&in, real_chunk, NULL, 0);
+    ir_builder run = irb_at_end(pl->m, real->regions[0], b.loc);
+    emit_chunk(pl, &run, k, j, sid, t, c, nch, e.start, e.end);
+    irb_yield(&run, NULL, 0);
+    ir_builder skip = irb_at_end(pl->m, real->regions[1], b.loc);
+    irb_yield(&skip, NULL, 0);
+    irb_yield(&in, NULL, 0);
+    end_kernel(pl, &b);
+}
+
+/* ---- the schedules ---------------------------------------------------------------- */
+
+static int pointee_bytes(const planner *pl, ir_value ptr)
+{
+    return ir_dtypes[ir_value_type(pl->m, ptr).dtype].bytes;
+}
+
+static void count_scalar_stores(planner *pl, const ir_block *b)
+{
+    for (const ir_op *op = b->first; op; op = op->next) {
+        if (op->kind == IR_STORE && ir_value_type(pl->m, op->operands[0]).kind == TY_PTR)
+            pl->segment_bytes += pointee_bytes(pl, op->operands[0]);
+        for (int r = 0; r < op->nregions; r++)
+            count_scalar_stores(pl, op->regions[r]);
+    }
+}
+
+static void count_traffic(planner *pl)
+{
+    const task_program *p = &pl->p;
+    pl->segment_bytes = ir_dtypes[ir_value_type(pl->m, ir_func_body(p->func)->args[p->offsets_param]).dtype].bytes;
+    for (int i = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        if (op->kind == IR_LOAD_SEGMENT)
+            pl->read_bytes += ir_dtypes[ir_value_type(pl->m, op->results[0]).dtype].bytes;
+        else if (op->kind == IR_STORE_SEGMENT)
+            pl->write_bytes += pointee_bytes(pl, op->operands[0]);
+    }
+    count_scalar_stores(pl, ir_func_body(p->func));
+}
+
+static bool in_policy(plan_shape s, const char *policy) { return !strcmp(plan_shape_policy(s), policy); }
+
+/* Direct kernels of `schedule`: AUTO's take the shapes up to a warp of
+ * 4-slot threads (the launch picks one by the mean length; longer segments
+ * go to the lists); the forced ones every shape of their policy, streaming
+ * what does not fit. */
+static void build_schedule(planner *pl, plan_schedule schedule)
+{
+    const char *forced = schedule == PLAN_SUBWARP ? "subwarp" : schedule == PLAN_WARP ? "warp"
+                       : schedule == PLAN_CTA ? "cta" : NULL;
+    if (forced) {
+        for (int i = 0; i < pl->nshapes; i++)
+            if (in_policy(pl->shapes[i], forced))
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM);
+        return;
+    }
+    if (schedule == PLAN_AUTO) {
+        for (int i = 0; i < pl->nshapes; i++)
+            if (plan_shape_block(pl->shapes[i]) <= 32 * SUBWARP_SLOTS)
+                build_direct(pl, pl->shapes[i], OVERFLOW_LISTS);
+    } else {
+        build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS);
+    }
+    if (schedule != PLAN_SPLIT)
+        for (int c = 0; c <= stream_list(pl); c++)
+            build_list_section(pl, c);
+    for (int32_t k = 0; k < pl->p.nstages; k++)
+        build_split_stage(pl, k);
+}
+
+static void strip_stage_attrs(ir_block *b)
+{
+    for (ir_op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->nattrs; i++)
+            if (!strcmp(op->attrs[i].name, "stage")) {
+                op->attrs[i] = op->attrs[op->nattrs - 1];
+                op->nattrs--;
+                break;
+            }
+        for (int r = 0; r < op->nregions; r++)
+            strip_stage_attrs(op->regions[r]);
+    }
+}
+
+static bool plan_func(ir_module *m, ir_op *func, plan_schedule schedule, diag *d)
+{
+    planner pl = {.m = m, .d = d, .anchor = func, .name = ir_func_name(func)};
+    if (!task_program_analyse(m, func, &pl.p, d))
+        return false;
+    if (!pl.p.params.is_segment_program)
+        return true;
+    pl.nshapes = plan_shapes(live_values(&pl.p), pl.shapes);
+    count_traffic(&pl);
+    pl.nlists = pl.nshapes + 2;
+    build_schedule(&pl, schedule);
+    for (ir_op *op = m->body->first; op; op = op->next)
+        if (op->kind == IR_FUNC && op != func)
+            strip_stage_attrs(ir_func_body(op));
+    ir_op_unlink(func);
+    return !diag_failed(d);
+}
+
+static bool plan_module(ir_module *m, plan_schedule schedule, diag *d)
+{
+    ir_op *funcs[64];
+    int n = 0;
+    for (ir_op *f = m->body->first; f && n < 64; f = f->next)
+        if (f->kind == IR_FUNC && !ir_attr_get(f, "simt.num_threads") && !ir_attr_get(f, "sw.task"))
+            funcs[n++] = f;
+    for (int i = 0; i < n; i++)
+        if (!plan_func(m, funcs[i], schedule, d))
+            return false;
+    return true;
+}
+
+/* As pass_guarded: an internal error inside lands here when the caller
+ * installed no bail point. Kept out of line: no local of the planner may
+ * live in the frame that calls setjmp. */
+bool plan_build(ir_module *m, plan_schedule schedule, diag *d)
+{
+    jmp_buf here;
+    jmp_buf *outer = d->bail;
+    if (!outer) {
+        d->bail = &here;
+        if (setjmp(here)) {
+            d->bail = NULL;
+            return false;
+        }
+    }
+    bool ok = plan_module(m, schedule, d);
+    d->bail = outer;
+    return ok && !diag_failed(d);
+}

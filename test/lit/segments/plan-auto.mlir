@@ -1,0 +1,124 @@
+// RUN: %swage-opt %s --split-input-file --passes=lower-segments | FileCheck %s
+// RUN: %swage-opt %s --split-input-file --passes=lower-segments,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce | FileCheck %s --check-prefix=LINKED
+// RUN: %swage-opt %s --split-input-file --passes=lower-segments,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce --emit-ptx=sm_90 > %t.ptx
+// The automatic schedule of a segment program: direct kernels, one task
+// per segment on 1, 2, 4, 8, 16 or 32 threads holding 4 elements each (the
+// launch picks one by the mean segment length), each running a segment
+// that fits its tile on chip and appending a longer one to the list of its
+// class; one persistent section per list (linked into one kernel after
+// lower-simt); one split kernel per stage.
+
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp4(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>, %values_ptr__numel: i64, %__segments: i64, %__check: i32, %__scratch: !sw.ptr<i32>, %__scratch64: !sw.ptr<i64>, %__chunk_bases: !sw.ptr<i64>, %__cap0: i64,
+// CHECK-SAME:    %__cap12: i64, %__split_min: i64, %__chunk: i64, %__partials_cap: i64, %__partial0: !sw.ptr<f32>, %__merged0: !sw.ptr<f32>)
+// CHECK-SAME:    sw.block_threads = 128 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.overflow = "lists", sw.policy = "subwarp", sw.program_threads = 1 : i32
+// CHECK-SAME:    sw.task = "direct", sw.tile = 4 : i32
+// One program per segment, none past the last.
+// CHECK:         %[[SID:[0-9]+]] = "sw.program_id"() {axis = 0 : i32} : () -> i32
+// CHECK:         "sw.cmp"(%{{[0-9]+}}, %__segments) {predicate = "lt"}
+// A segment that fits the tile: one masked load, the sum, the store.
+// CHECK:         %[[FITS:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %{{[0-9]+}}) {predicate = "le"} : (i64, i64) -> i1
+// CHECK-NEXT:    "sw.if"(%[[FITS]]) ({
+// CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xi1>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK:           %[[T:[0-9]+]] = "sw.reduce"(%{{[0-9]+}}) {kind = "sum"} : (tensor<4xf32>) -> f32
+// CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %[[T]]) : (!sw.ptr<f32>, f32) -> ()
+// CHECK:         }, {
+// Else its class: the first list whose tile holds it, the split list past __split_min.
+// CHECK:           "sw.cmp"(%{{[0-9]+}}, %__split_min) {predicate = "gt"}
+// A split segment reserves its slot and its chunks with one 64-bit atomic.
+// CHECK:           "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i64>, i64) -> i64
+// CHECK:           "sw.store"(%{{[0-9]+}}, %[[SID]], %{{[0-9]+}}) : (!sw.ptr<i32>, i32, i1) -> ()
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i64>, i64, i1) -> ()
+// Other lists count with a 32-bit atomic; a list without room (bad offsets) keeps the segment here.
+// CHECK:           "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
+// CHECK:           "sw.for"
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp8(
+// CHECK-SAME:    sw.program_threads = 2 : i32
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp16(
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp32(
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp64(
+// CHECK-LABEL: func.func @segmented_sum__direct_warp128(
+// CHECK-SAME:    sw.program_threads = 32 : i32
+// A list section: persistent, tasks t = program, program + programs, ... of list c.
+// CHECK-LABEL: func.func @segmented_sum__list0_subwarp4(
+// CHECK-SAME:    sw.list = 0 : i32
+// CHECK:         %[[PID:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (i32) -> i64
+// CHECK:         %[[NPROG:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (i32) -> i64
+// CHECK:         "sw.for"(%[[PID]], %{{[0-9]+}}, %[[NPROG]]) ({
+// CHECK-LABEL: func.func @segmented_sum__list8_warp1024(
+// CHECK-SAME:    sw.program_threads = 32 : i32
+// CHECK-LABEL: func.func @segmented_sum__list10_cta4096(
+// CHECK-SAME:    sw.program_threads = 256 : i32
+// CHECK-LABEL: func.func @segmented_sum__list11_stream2048(
+// CHECK-LABEL: func.func @segmented_sum__split0(
+// CHECK-SAME:    sw.policy = "split", sw.program_threads = 256 : i32
+// CHECK-SAME:    sw.stage = 0 : i32, sw.task = "split"
+// Chunk t of all split chunks; its segment by binary search over the chunk bases.
+// CHECK:         "sw.for"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) ({
+// CHECK:           "sw.for"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) ({
+// The chunk's partial, a ticket; the last chunk merges the partials in order and stores.
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<f32>, f32, i1) -> ()
+// CHECK-NEXT:      "sw.fence"() : () -> ()
+// CHECK:           "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
+// CHECK:           "sw.if"
+// CHECK-NEXT:        "sw.fence"() : () -> ()
+// CHECK:             "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<256x!sw.ptr<f32>>, tensor<256xi1>, tensor<256xf32>) -> tensor<256xf32>
+// CHECK:             "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<f32>, f32) -> ()
+// CHECK-NOT:     func.func @segmented_sum(
+
+// After lower-simt, the sections are two persistent kernels: the lists of
+// tasks whose threads hold up to 8 elements, then the wider ones and the
+// stream list.
+// LINKED-LABEL: func.func @segmented_sum__direct_subwarp4(
+// LINKED-SAME:    simt.num_threads = 128 : i32
+// LINKED-LABEL: func.func @segmented_sum__lists(
+// LINKED-SAME:    simt.num_threads = 256 : i32, simt.smem_bytes = 256 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.lists = "0,1,2,3,4,5,6,9", sw.sections = 8 : i32, sw.task = "lists"
+// LINKED-LABEL: func.func @segmented_sum__lists_wide(
+// LINKED-SAME:    sw.lists = "7,8,10,11", sw.sections = 4 : i32, sw.task = "lists"
+// LINKED-NOT:   func.func @segmented_sum__list0
+// LINKED-LABEL: func.func @segmented_sum__split0(
+func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>) attributes {sw.stages = 1 : i32} {
+  %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  %seg = "sw.segment"(%values_ptr, %offsets_ptr, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
+  %x = "sw.load_segment"(%seg) {stage = 0 : i32} : (!sw.segment<f32>) -> tensor<?xf32>
+  %t = "sw.reduce"(%x) {kind = "sum", stage = 0 : i32} : (tensor<?xf32>) -> f32
+  %p = "sw.addptr"(%out_ptr, %sid) : (!sw.ptr<f32>, i32) -> !sw.ptr<f32>
+  "sw.store"(%p, %t) {stage = 1 : i32} : (!sw.ptr<f32>, f32) -> ()
+  "func.return"() : () -> ()
+}
+
+// -----
+// Softmax on one tile reads its segment once: one load feeds the maximum,
+// the sum of exponentials and the normalised store. Three split kernels,
+// one per stage; stage 1 restores the merged maximum.
+// CHECK-LABEL: func.func @segmented_softmax__direct_subwarp4(
+// CHECK:         "sw.if"
+// CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xi1>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NOT:       "sw.load"
+// CHECK:           "sw.reduce"(%{{[0-9]+}}) {kind = "max"}
+// CHECK-NOT:       "sw.load"
+// CHECK:           "sw.exp"
+// CHECK:           "sw.reduce"(%{{[0-9]+}}) {kind = "sum"}
+// CHECK-NOT:       "sw.load"
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xf32>, tensor<4xi1>) -> ()
+// CHECK:         }, {
+// CHECK-LABEL: func.func @segmented_softmax__split0(
+// CHECK-LABEL: func.func @segmented_softmax__split1(
+// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK-LABEL: func.func @segmented_softmax__split2(
+// The last stage only stores: no ticket.
+// CHECK-NOT:     "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
+// CHECK:         "func.return"
+func.func @segmented_softmax(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i32>, %output_ptr: !sw.ptr<f32>) attributes {sw.stages = 3 : i32} {
+  %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  %seg = "sw.segment"(%values_ptr, %offsets_ptr, %sid) : (!sw.ptr<f32>, !sw.ptr<i32>, i32) -> !sw.segment<f32>
+  %x = "sw.load_segment"(%seg) {stage = 0 : i32} : (!sw.segment<f32>) -> tensor<?xf32>
+  %m = "sw.reduce"(%x) {kind = "max", stage = 0 : i32} : (tensor<?xf32>) -> f32
+  %ms = "sw.splat"(%m) {stage = 1 : i32} : (f32) -> tensor<?xf32>
+  %d = "sw.sub"(%x, %ms) {stage = 1 : i32} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %e = "sw.exp"(%d) {stage = 1 : i32} : (tensor<?xf32>) -> tensor<?xf32>
+  %s = "sw.reduce"(%e) {kind = "sum", stage = 1 : i32} : (tensor<?xf32>) -> f32
+  %ss = "sw.splat"(%s) {stage = 2 : i32} : (f32) -> tensor<?xf32>
+  %q = "sw.div"(%e, %ss) {stage = 2 : i32} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  "sw.store_segment"(%output_ptr, %seg, %q) {stage = 2 : i32} : (!sw.ptr<f32>, !sw.segment<f32>, tensor<?xf32>) -> ()
+  "func.return"() : () -> ()
+}

@@ -1,0 +1,177 @@
+"""Every schedule of segment programs (docs/schedules.md) on the CPU SIMT
+executor: launch(..., executor="simt", schedule=s) runs the same task
+kernels, plan, scratch and hidden parameters as a GPU launch, with every
+memory access checked and the GPU's rules for diverging threads enforced.
+
+For every schedule (auto and the forced ones) x every distribution of
+segment_cases.DISTRIBUTIONS x every example kernel: the result matches the
+float64 reference within segment_cases' tolerances, untouched elements
+keep their poison, and a second launch gives the same bits (no
+floating-point atomics). At CI size the automatic plan still uses every
+policy: the CPU plans for a small machine, so bimodal and one-outlier
+segments go to the lists and to split chunks. Also: float16, bfloat16 and
+int64 offsets; random small cases fresh every run; launches with no
+segments; the plan's text; the errors of bad schedule arguments.
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import swage as sw
+import segment_cases as sc
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES_DIR = os.path.join(REPO, "examples")
+if EXAMPLES_DIR not in sys.path:
+    sys.path.insert(0, EXAMPLES_DIR)
+
+from segment_examples import EXAMPLES, kernel  # noqa: E402
+
+SCHEDULES = ("auto", "subwarp", "warp", "cta", "split", "persistent")
+N = 1 << 15  # elements per case: every policy runs, and CI stays quick
+
+
+def run(example, inputs, **options):
+    output = sc.new_output(example, inputs)
+    EXAMPLES[example].launch(inputs, output, executor="simt", **options)
+    return output
+
+
+def check_schedule(example, inputs, schedule, what):
+    first = run(example, inputs, schedule=schedule)
+    sc.check(example, first, inputs, "%s, %s" % (what, schedule))
+    again = run(example, inputs, schedule=schedule)
+    assert np.array_equal(first.view(np.uint8), again.view(np.uint8)), (
+        "%s, %s: two launches gave different bits" % (what, schedule))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+@pytest.mark.parametrize("distribution", sc.DISTRIBUTIONS)
+@pytest.mark.parametrize("example", sc.EXAMPLE_NAMES)
+def test_every_schedule_on_every_distribution(example, distribution, schedule, rng):
+    many = distribution in ("all-singleton", "tiny-uniform", "power-law", "alternating-empty")
+    if many and schedule == "split":
+        n = N // 32  # one CTA task, a ticket and a merge per tiny segment: slow by design
+    elif many and schedule in ("cta", "warp"):
+        n = N // 8  # one CTA (or warp) per tiny segment: slow on the CPU executor, as on a GPU
+    else:
+        n = N
+    lengths = sc.lengths(distribution, n, rng)
+    inputs = sc.make_inputs(example, lengths, rng)
+    check_schedule(example, inputs, schedule, distribution)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+@pytest.mark.parametrize("dtype,offsets_dtype", [("float16", "int64"), ("bfloat16", "int32"),
+                                                 ("float32", "int64")])
+@pytest.mark.parametrize("example", ["segmented_softmax", "segmented_mean", "weighted_sum"])
+def test_dtypes_and_offsets(example, dtype, offsets_dtype, schedule, rng):
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes", reason="bfloat16 arrays need ml_dtypes")
+    lengths = sc.lengths("bimodal", N, rng)
+    inputs = sc.make_inputs(example, lengths, rng, dtype=dtype, offsets_dtype=offsets_dtype,
+                            pad_before=int(rng.integers(0, 7)), pad_after=int(rng.integers(0, 7)))
+    check_schedule(example, inputs, schedule, "bimodal %s %s" % (dtype, offsets_dtype))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_random_small_cases(schedule, rng):
+    """Fresh every run: 0..40 segments of random lengths, many empty."""
+    for _ in range(4):
+        lengths = sc.random_small_lengths(rng)
+        for example in ("segmented_sum", "segmented_softmax", "weighted_sum"):
+            inputs = sc.make_inputs(example, lengths, rng)
+            check_schedule(example, inputs, schedule, "random lengths %s" % list(lengths))
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_no_segments_runs_nothing(schedule):
+    values = np.ones(5, np.float32)
+    out = np.full(1, -3.0, np.float32)
+    kernel("segmented_sum").launch(arguments={"values_ptr": values,
+                                              "offsets_ptr": np.zeros(1, np.int32),
+                                              "out_ptr": out}, executor="simt", schedule=schedule)
+    assert out[0] == -3.0
+
+
+def test_bad_offsets_are_caught_before_any_schedule_runs():
+    values = np.ones(10, np.float32)
+    out = np.full(2, -3.0, np.float32)
+    with pytest.raises(ValueError, match="segment 1"):
+        kernel("segmented_sum").launch(arguments={"values_ptr": values,
+                                                  "offsets_ptr": np.array([0, 5, 3], np.int32),
+                                                  "out_ptr": out}, executor="simt",
+                                       schedule="warp")
+    assert (out == -3.0).all()
+
+
+def test_schedule_arguments_are_checked():
+    k = kernel("segmented_sum")
+    arguments = {"values_ptr": np.ones(4, np.float32), "offsets_ptr": np.array([0, 4], np.int32),
+                 "out_ptr": np.zeros(1, np.float32)}
+    with pytest.raises(ValueError, match="schedule must be one of 'auto', 'subwarp'"):
+        k.launch(arguments=arguments, schedule="fastest")
+    with pytest.raises(ValueError, match="needs executor='simt'"):
+        k.launch(arguments=arguments, schedule="warp")
+    with pytest.raises(ValueError, match="schedule must be one of"):
+        k.plan(arguments=arguments, schedule=3)
+
+    @sw.jit
+    def add(x_ptr, out_ptr):
+        pid = sw.language.program_id(0)
+        sw.language.store(out_ptr + pid, sw.language.load(x_ptr + pid))
+
+    x = np.ones(4, np.float32)
+    with pytest.raises(ValueError, match="grid program: schedule='warp' applies to segment programs"):
+        add.launch(arguments={"x_ptr": x, "out_ptr": x}, grid=(4,), schedule="warp")
+    with pytest.raises(TypeError, match="only segment programs have a plan"):
+        add.plan(arguments={"x_ptr": x, "out_ptr": x})
+
+
+def _plan_lines(text, heading):
+    lines = text.splitlines()
+    start = lines.index(heading) + 1
+    out = []
+    for line in lines[start:]:
+        if not line.startswith("  "):
+            break
+        out.append(line.split())
+    return out
+
+
+def test_plan_reports_every_segment_once(rng):
+    lengths = sc.lengths("bimodal", N, rng)
+    inputs = sc.make_inputs("segmented_softmax", lengths, rng)
+    out = sc.new_output("segmented_softmax", inputs)
+    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
+                 "output_ptr": out}
+    plan = kernel("segmented_softmax").plan(arguments=arguments, bandwidth=4000)
+    text = str(plan)
+    assert "plan of segmented_softmax, schedule auto" in text
+    rows = _plan_lines(text, "segments by policy (segments, elements, tasks):")
+    assert sum(int(r[-3]) for r in rows) == len(lengths), text
+    assert sum(int(r[-2]) for r in rows) == int(lengths.sum()), text
+    assert any(r[0] == "split" for r in rows), "bimodal at CI size splits its long segments:\n" + text
+    launches = _plan_lines(text, "launches, in order:")
+    assert [r[1] for r in launches][:2] == ["segmented_softmax__direct_warp128",
+                                            "segmented_softmax__lists"], text
+    assert "predicted at 4000 GB/s" in text
+    assert plan.schedule == "auto" and plan.segments == len(lengths)
+    assert "classify" in str(kernel("segmented_softmax").plan(arguments=arguments,
+                                                              schedule="persistent"))
+
+
+def test_plan_ir_names_every_task_kernel():
+    text = kernel("segmented_sum").emit_mlir(
+        signature={"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}, stage="plan")
+    for name in ("__direct_subwarp4", "__direct_warp128", "__list0_subwarp4", "__list11_stream2048",
+                 "__split0"):
+        assert "func.func @segmented_sum" + name + "(" in text
+    simt = kernel("segmented_sum").emit_mlir(
+        signature={"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}, stage="simt",
+        schedule="split")
+    assert "@segmented_sum__classify(" in simt and "@segmented_sum__split0(" in simt
+    assert "__lists" not in simt
