@@ -100,6 +100,26 @@ static bool cuda_plan(swage_kernel *k, int device, int schedule, const swage_arg
     return true;
 }
 
+/* The plan of a launch on `device`, or on the CPU SIMT executor (device <
+ * 0); *sms gets the multiprocessors it was planned for. */
+static bool any_plan(swage_kernel *k, int device, int schedule, const swage_arg *args, int64_t segments,
+                     kernel_variant **v, plan_runtime *rt, int *sms, diag *d)
+{
+    if (device >= 0) {
+        const kernel_launch *records[PLAN_MAX_KERNELS];
+        return cuda_plan(k, device, schedule, args, segments, v, records, rt, d) &&
+               cuda_device_multiprocessors(device, sms, d);
+    }
+    *v = api_kernel_variant(k, schedule, d);
+    if (!*v)
+        return false;
+    plan_sizes sz;
+    plan_sizes_of(k, (*v)->plan, args, segments, CPU_MULTIPROCESSORS, NULL, &sz);
+    plan_runtime_compute((*v)->plan, &sz, rt);
+    *sms = CPU_MULTIPROCESSORS;
+    return true;
+}
+
 SWAGE_API swage_status swageKernelSegmentScratchBytes(const swage_kernel *k, int device, int schedule,
                                                       const swage_arg *args, int nargs, size_t *bytes,
                                                       swage_error **error)
@@ -113,18 +133,10 @@ SWAGE_API swage_status swageKernelSegmentScratchBytes(const swage_kernel *k, int
     diag d;
     diag_init(&d);
     kernel_variant *v;
-    const kernel_launch *records[PLAN_MAX_KERNELS];
     plan_runtime rt;
-    if (device < 0) { /* the CPU SIMT executor */
-        v = api_kernel_variant((swage_kernel *)k, schedule, &d);
-        if (!v)
-            return api_fail(error, &d);
-        plan_sizes sz;
-        plan_sizes_of(k, v->plan, args, segments, CPU_MULTIPROCESSORS, NULL, &sz);
-        plan_runtime_compute(v->plan, &sz, &rt);
-    } else if (!cuda_plan((swage_kernel *)k, device, schedule, args, segments, &v, records, &rt, &d)) {
+    int sms;
+    if (!any_plan((swage_kernel *)k, device, schedule, args, segments, &v, &rt, &sms, &d))
         return api_fail(error, &d);
-    }
     *bytes = rt.scratch_bytes;
     return SWAGE_OK;
 }
@@ -262,20 +274,10 @@ SWAGE_API swage_status swageKernelPlanText(const swage_kernel *k, int device, in
     diag d;
     diag_init(&d);
     kernel_variant *v;
-    const kernel_launch *records[PLAN_MAX_KERNELS];
     plan_runtime rt;
-    int sms = CPU_MULTIPROCESSORS;
-    if (device < 0) {
-        v = api_kernel_variant((swage_kernel *)k, schedule, &d);
-        if (!v)
-            return api_fail(error, &d);
-        plan_sizes sz;
-        plan_sizes_of(k, v->plan, args, segments, CPU_MULTIPROCESSORS, NULL, &sz);
-        plan_runtime_compute(v->plan, &sz, &rt);
-    } else if (!cuda_plan((swage_kernel *)k, device, schedule, args, segments, &v, records, &rt, &d) ||
-               !cuda_device_multiprocessors(device, &sms, &d)) {
+    int sms;
+    if (!any_plan((swage_kernel *)k, device, schedule, args, segments, &v, &rt, &sms, &d))
         return api_fail(error, &d);
-    }
     plan_report_input in = {
         .kernel = k->name,
         .info = v->plan,

@@ -386,20 +386,20 @@ const ir_attr *ir_attr_get(const ir_op *op, const char *name)
 
 /* ---- queries and rewrites --------------------------------------------- */
 
-static void replace_in_block(ir_block *b, ir_value from, ir_value to)
+void ir_replace_uses_in_block(ir_block *b, ir_value from, ir_value to)
 {
     for (ir_op *op = b->first; op; op = op->next) {
         for (int i = 0; i < op->noperands; i++)
             if (op->operands[i] == from)
                 op->operands[i] = to;
         for (int r = 0; r < op->nregions; r++)
-            replace_in_block(op->regions[r], from, to);
+            ir_replace_uses_in_block(op->regions[r], from, to);
     }
 }
 
 void ir_replace_all_uses(ir_module *m, ir_value from, ir_value to)
 {
-    replace_in_block(m->body, from, to);
+    ir_replace_uses_in_block(m->body, from, to);
 }
 
 static void count_in_block(const ir_block *b, int32_t *counts)

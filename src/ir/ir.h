@@ -211,8 +211,10 @@ void ir_attr_set_type(ir_module *m, ir_op *op, const char *name, ir_type t);
 void ir_attr_set(ir_module *m, ir_op *op, const ir_attr *attr); /* copies name/strings */
 const ir_attr *ir_attr_get(const ir_op *op, const char *name);
 
-/* Replaces every use of `from` in the module by `to`. */
+/* Replaces every use of `from` in the module by `to`; the _in_block form
+ * only in b and the regions nested in it. */
 void ir_replace_all_uses(ir_module *m, ir_value from, ir_value to);
+void ir_replace_uses_in_block(ir_block *b, ir_value from, ir_value to);
 /* Counts uses of every value: counts[v] for v in [0, m->nvalues). */
 void ir_count_uses(const ir_module *m, int32_t *counts);
 

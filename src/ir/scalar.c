@@ -407,6 +407,18 @@ int64_t ir_dtype_max_int(ir_dtype dt)
     }
 }
 
+ir_dtype ir_reduce_accumulator(ir_dtype dt)
+{
+    switch (dt) {
+    case DT_F16:
+    case DT_BF16: return DT_F32;
+    case DT_I1:
+    case DT_I8:
+    case DT_U8: return DT_I32;
+    default: return dt;
+    }
+}
+
 ir_op_kind ir_reduce_combine_op(const char *kind)
 {
     if (!kind)

@@ -37,6 +37,9 @@ ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a);
  * sw.mul, "max" -> sw.maximum, "min" -> sw.minimum; IR_OP_COUNT otherwise
  * (also for NULL). */
 ir_op_kind ir_reduce_combine_op(const char *kind);
+/* The type a reduction of dt accumulates in (docs/simt.md): f16/bf16 in
+ * f32, i1/i8/u8 in i32, others as they are. */
+ir_dtype ir_reduce_accumulator(ir_dtype dt);
 /* The smallest and largest value of an integer dtype (i1: 0 and 1). */
 int64_t ir_dtype_min_int(ir_dtype dt);
 int64_t ir_dtype_max_int(ir_dtype dt);

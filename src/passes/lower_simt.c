@@ -324,22 +324,30 @@ static void lower_load(lowerer *lw, ir_op *op)
 /* Stores are made by owners only: replicated copies (tid >= N / V) are
  * masked off, and a store through a scalar pointer is made by thread 0, as
  * a one-slot simt.store. */
-static void lower_store(lowerer *lw, ir_op *op)
+/* A store or atomic of a tile becomes `kind` on the op's vectors, its mask
+ * and-ed with the owner mask (replicated copies write nothing). */
+static void lower_tile_write(lowerer *lw, ir_op *op, ir_op_kind kind, int32_t vec)
 {
     ir_value ptr = op->operands[0], value = op->operands[1];
     ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
     ir_type ptr_type = ir_value_type(lw->m, ptr);
-    if (ir_type_is_vec(ptr_type)) {
-        ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
-        if (owner != IR_NO_VALUE) {
-            ir_value owners = splat(lw, op, owner, ptr_type.len);
-            mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
-        }
-        int32_t vec = vec_of(lw, ptr);
-        ir_value operands[3] = {ptr, value, mask};
-        ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
-        op->kind = IR_SIMT_STORE;
-        set_vec(lw, op, vec);
+    ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
+    if (owner != IR_NO_VALUE) {
+        ir_value owners = splat(lw, op, owner, ptr_type.len);
+        mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
+    }
+    ir_value operands[3] = {ptr, value, mask};
+    ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
+    op->kind = kind;
+    set_vec(lw, op, vec);
+}
+
+static void lower_store(lowerer *lw, ir_op *op)
+{
+    ir_value ptr = op->operands[0], value = op->operands[1];
+    ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
+    if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
+        lower_tile_write(lw, op, IR_SIMT_STORE, vec_of(lw, ptr));
         return;
     }
     ir_value first = group_leader(lw, op);
@@ -370,18 +378,6 @@ static void lower_store(lowerer *lw, ir_op *op)
  * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
  * agree modulo 2^8, max/min are exact; an i1 sum keeps bit 0, as i1
  * arithmetic does). The result is cast back to the element type. */
-static ir_dtype accumulator_of(ir_dtype dt)
-{
-    switch (dt) {
-    case DT_F16:
-    case DT_BF16: return DT_F32;
-    case DT_I1:
-    case DT_I8:
-    case DT_U8: return DT_I32;
-    default: return dt;
-    }
-}
-
 /* A butterfly shuffle within the program's group (the whole warp when G
  * >= 32). */
 static ir_value shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset)
@@ -463,7 +459,7 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
     ir_value x = op->operands[0];
     int32_t n = tile_len(lw, x);
     ir_type xt = ir_value_type(m, x);
-    ir_dtype dt = (ir_dtype)xt.dtype, acc = accumulator_of(dt);
+    ir_dtype dt = (ir_dtype)xt.dtype, acc = ir_reduce_accumulator(dt);
     ir_type acc_type = ir_type_scalar(acc);
     if (acc != dt)
         x = cast(lw, op, x, ir_type_vec(acc, xt.len));
@@ -526,17 +522,8 @@ static void lower_atomic(lowerer *lw, ir_op *op)
 {
     ir_value ptr = op->operands[0], value = op->operands[1];
     ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
-    ir_type ptr_type = ir_value_type(lw->m, ptr);
-    if (ir_type_is_vec(ptr_type)) {
-        ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
-        if (owner != IR_NO_VALUE) {
-            ir_value owners = splat(lw, op, owner, ptr_type.len);
-            mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
-        }
-        ir_value operands[3] = {ptr, value, mask};
-        ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
-        op->kind = IR_SIMT_ATOMIC_ADD;
-        set_vec(lw, op, 1);
+    if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
+        lower_tile_write(lw, op, IR_SIMT_ATOMIC_ADD, 1);
         return;
     }
     ir_value leader = group_leader(lw, op);

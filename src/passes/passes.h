@@ -37,6 +37,8 @@ typedef struct pass_options {
  * when the caller installed no bail point, so the body never continues
  * past one. Returns false when body fails or reported anything. */
 bool pass_guarded(ir_module *m, diag *d, pass_fn body);
+/* The same for a body that takes a context. */
+bool pass_guarded_with(ir_module *m, diag *d, bool (*body)(ir_module *, diag *, void *), void *context);
 
 /* Runs the named passes in order (opts may be NULL). Every name is checked
  * before anything runs: an unknown one is a DIAG_ARGUMENT error. The module

@@ -132,7 +132,7 @@ static bool wants_dump(const pass_options *opts, const char *pass)
     return false;
 }
 
-bool pass_guarded(ir_module *m, diag *d, pass_fn body)
+bool pass_guarded_with(ir_module *m, diag *d, bool (*body)(ir_module *, diag *, void *), void *context)
 {
     jmp_buf here;
     jmp_buf *outer = d->bail;
@@ -143,9 +143,21 @@ bool pass_guarded(ir_module *m, diag *d, pass_fn body)
             return false;
         }
     }
-    bool ok = body(m, d);
+    bool ok = body(m, d, context);
     d->bail = outer;
     return ok && !diag_failed(d);
+}
+
+static bool call_pass(ir_module *m, diag *d, void *fn)
+{
+    pass_fn body;
+    memcpy(&body, fn, sizeof body);
+    return body(m, d);
+}
+
+bool pass_guarded(ir_module *m, diag *d, pass_fn body)
+{
+    return pass_guarded_with(m, d, call_pass, &body);
 }
 
 /* Runs one pass, guarded (pass_guarded), so a broken invariant fails the

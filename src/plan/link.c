@@ -35,17 +35,6 @@ static const char *link_name(const ir_op *f)
     return a && a->kind == ATTR_STR ? a->s : "lists";
 }
 
-static void replace_in_block(ir_block *b, ir_value from, ir_value to)
-{
-    for (ir_op *op = b->first; op; op = op->next) {
-        for (int i = 0; i < op->noperands; i++)
-            if (op->operands[i] == from)
-                op->operands[i] = to;
-        for (int r = 0; r < op->nregions; r++)
-            replace_in_block(op->regions[r], from, to);
-    }
-}
-
 static int64_t int_attr(const ir_op *f, const char *name)
 {
     const ir_attr *a = ir_attr_get(f, name);
@@ -90,7 +79,7 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
             return false;
         }
         for (int i = 0; i < sb_body->nargs; i++)
-            replace_in_block(sb_body, sb_body->args[i], body->args[i]);
+            ir_replace_uses_in_block(sb_body, sb_body->args[i], body->args[i]);
         for (ir_op *op = sb_body->first, *after; op; op = after) {
             after = op->next;
             if (op->kind == IR_RETURN)

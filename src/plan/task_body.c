@@ -167,22 +167,10 @@ bool task_program_analyse(ir_module *m, ir_op *func, task_program *p, diag *d)
     return true;
 }
 
-ir_dtype task_accumulator_of(ir_dtype dt)
-{
-    switch (dt) {
-    case DT_F16:
-    case DT_BF16: return DT_F32;
-    case DT_I1:
-    case DT_I8:
-    case DT_U8: return DT_I32;
-    default: return dt;
-    }
-}
-
 ir_dtype task_reduction_acc(const task_program *p, int r)
 {
     const ir_op *op = p->ops[p->reduction_op[r]];
-    return task_accumulator_of((ir_dtype)ir_value_type(p->m, op->results[0]).dtype);
+    return ir_reduce_accumulator((ir_dtype)ir_value_type(p->m, op->results[0]).dtype);
 }
 
 bool task_stage_has_reductions(const task_program *p, int32_t k)
@@ -379,7 +367,7 @@ static const char *reduce_kind(const ir_op *op) { return ir_attr_get(op, "kind")
 static ir_type acc_tile_type(const task_emitter *e, const ir_op *reduce, int32_t block)
 {
     ir_dtype dt = (ir_dtype)ir_value_type(e->p->m, reduce->results[0]).dtype;
-    return ir_type_tile(task_accumulator_of(dt), block);
+    return ir_type_tile(ir_reduce_accumulator(dt), block);
 }
 
 static ir_value identity_tile(task_emitter *e, const ir_op *reduce, int32_t block)

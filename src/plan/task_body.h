@@ -59,9 +59,6 @@ typedef struct task_program {
  * False with d set when it is not one the schedules can run. */
 bool task_program_analyse(ir_module *m, ir_op *func, task_program *p, diag *d);
 
-/* The accumulator dtype of a reduction's result dtype (f16/bf16 in f32,
- * i1/i8/u8 in i32), as docs/simt.md reduces. */
-ir_dtype task_accumulator_of(ir_dtype dt);
 /* The accumulator type of reduction r (index into p->reduction_op). */
 ir_dtype task_reduction_acc(const task_program *p, int r);
 /* Whether stage k has segment reductions / scalar ops after it that touch

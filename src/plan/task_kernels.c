@@ -722,11 +722,15 @@ static bool plan_func(ir_module *m, ir_op *func, plan_schedule schedule, diag *d
     return !diag_failed(d);
 }
 
-static bool plan_module(ir_module *m, plan_schedule schedule, diag *d)
+static bool plan_module(ir_module *m, diag *d, void *context)
 {
-    ir_op *funcs[64];
+    plan_schedule schedule = *(const plan_schedule *)context;
     int n = 0;
-    for (ir_op *f = m->body->first; f && n < 64; f = f->next)
+    for (ir_op *f = m->body->first; f; f = f->next)
+        n++;
+    ir_op **funcs = arena_alloc(m->ar, sizeof(ir_op *) * (size_t)(n + 1));
+    n = 0; /* the programs as they are now: planning inserts kernels among them */
+    for (ir_op *f = m->body->first; f; f = f->next)
         if (f->kind == IR_FUNC && !ir_attr_get(f, "simt.num_threads") && !ir_attr_get(f, "sw.task"))
             funcs[n++] = f;
     for (int i = 0; i < n; i++)
@@ -735,21 +739,7 @@ static bool plan_module(ir_module *m, plan_schedule schedule, diag *d)
     return true;
 }
 
-/* As pass_guarded: an internal error inside lands here when the caller
- * installed no bail point. Kept out of line: no local of the planner may
- * live in the frame that calls setjmp. */
 bool plan_build(ir_module *m, plan_schedule schedule, diag *d)
 {
-    jmp_buf here;
-    jmp_buf *outer = d->bail;
-    if (!outer) {
-        d->bail = &here;
-        if (setjmp(here)) {
-            d->bail = NULL;
-            return false;
-        }
-    }
-    bool ok = plan_module(m, schedule, d);
-    d->bail = outer;
-    return ok && !diag_failed(d);
+    return pass_guarded_with(m, d, plan_module, &schedule);
 }

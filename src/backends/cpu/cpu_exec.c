@@ -77,6 +77,17 @@ bool cpu_exec_load(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* Every lane a store or an atomic will write is checked before any is. */
+static bool check_writes(cpu_ctx *c, const ir_op *op, const cpu_ptr *p, const ir_scalar *mask, ir_dtype dt,
+                         int32_t n, int32_t slots)
+{
+    for (int32_t i = 0; i < n; i++)
+        if ((!mask || mask[i].i) && cpu_thread_active(c, i / slots) &&
+            !check_access(c, op, p[i], dt, i, slots))
+            return false;
+    return true;
+}
+
 bool cpu_exec_store(cpu_ctx *c, const ir_op *op)
 {
     const cpu_ptr *p = cpu_ptrs(c, op->operands[0]);
@@ -84,10 +95,8 @@ bool cpu_exec_store(cpu_ctx *c, const ir_op *op)
     const ir_scalar *mask = op->noperands == 3 ? cpu_vals(c, op->operands[2]) : NULL;
     ir_dtype dt = cpu_dtype(c, op->operands[1]);
     int32_t n = cpu_len(c, op->operands[0]), slots = cpu_slots(c, op->operands[0]);
-    for (int32_t i = 0; i < n; i++)
-        if ((!mask || mask[i].i) && cpu_thread_active(c, i / slots) &&
-            !check_access(c, op, p[i], dt, i, slots))
-            return false;
+    if (!check_writes(c, op, p, mask, dt, n, slots))
+        return false;
     for (int32_t i = 0; i < n; i++) {
         if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots))
             continue;
@@ -109,10 +118,8 @@ bool cpu_exec_atomic(cpu_ctx *c, const ir_op *op)
     ir_scalar *o = cpu_vals(c, op->results[0]);
     ir_dtype dt = cpu_dtype(c, op->operands[1]);
     int32_t n = cpu_len(c, op->operands[0]), slots = cpu_slots(c, op->operands[0]);
-    for (int32_t i = 0; i < n; i++)
-        if ((!mask || mask[i].i) && cpu_thread_active(c, i / slots) &&
-            !check_access(c, op, p[i], dt, i, slots))
-            return false;
+    if (!check_writes(c, op, p, mask, dt, n, slots))
+        return false;
     for (int32_t i = 0; i < n; i++) {
         if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots)) {
             o[i] = (ir_scalar){0};
