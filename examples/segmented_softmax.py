@@ -1,4 +1,4 @@
-"""Segmented softmax: the kernel of Swage's product brief, as written there.
+"""Segmented softmax: the kernel of docs/segments.md and the README, as written there.
 Three stages: the segment's maximum, the sum of exp(x - maximum), then the
 normalised values stored back in the segment's place. Nothing is stored for
 an empty segment.

@@ -1,5 +1,5 @@
 # Segment programs through the frontend and the default pipeline: the
-# SWAGE.md softmax and the other examples of docs/segments.md, with their
+# softmax and the other examples of docs/segments.md, with their
 # stages.
 # RUN: %swage compile %s --kernel segmented_softmax --signature 'values_ptr=*f32,offsets_ptr=*i32,output_ptr=*f32' --stage=semantic | FileCheck %s --check-prefix=SOFTMAX
 # RUN: %swage compile %s --kernel segmented_softmax --signature 'values_ptr=*f32,offsets_ptr=*i32,output_ptr=*f32' --stage=semantic | %swage-opt | FileCheck %s --check-prefix=SOFTMAX
