@@ -13,13 +13,12 @@
 
 #include "../ir/ir.h"
 
-/* The tile a CTA walks its segment in (elements per step), and the
- * alignment (elements) of the first tile: the loops start at the segment's
- * start rounded down to SEGMENT_ALIGN, so that the SIMT layout's chunks of 4
- * consecutive elements sit on 4-element boundaries of every buffer and
- * vector accesses stay possible whatever the offsets (the mask turns off the
- * elements before the start). */
-enum { SEGMENT_BLOCK = 1024, SEGMENT_ALIGN = 4 };
+/* The alignment (elements) of a task's first tile: tiles start at the
+ * segment's start rounded down to SEGMENT_ALIGN, so that the SIMT layout's
+ * chunks of 4 consecutive elements sit on 4-element boundaries of every
+ * buffer and vector accesses stay possible whatever the offsets (the mask
+ * turns off the elements before the start). */
+enum { SEGMENT_ALIGN = 4 };
 
 typedef struct segment_params {
     bool is_segment_program; /* the function uses sw.segment_id or a segment op */

@@ -13,6 +13,7 @@
  * nothing else); (4) rewrite the ops that speak of the grid, the whole
  * tile, or memory. */
 #include "contiguity.h"
+#include "../ir/builder.h"
 #include "passes.h"
 #include "../ir/scalar.h"
 
@@ -102,15 +103,8 @@ static ir_op *def_of(const lowerer *lw, ir_value v) { return lw->m->values[v].de
 
 static ir_value const_scalar(lowerer *lw, ir_op *pos, ir_dtype dt, ir_scalar value)
 {
-    ir_value c = emit(lw, pos, IR_CONSTANT, NULL, 0, ir_type_scalar(dt));
-    ir_op *op = def_of(lw, c);
-    if (dt == DT_I1)
-        ir_attr_set_bool(lw->m, op, "value", value.i != 0);
-    else if (ir_dtype_is_float(dt))
-        ir_attr_set_float(lw->m, op, "value", ir_type_scalar(dt), value.f);
-    else
-        ir_attr_set_int(lw->m, op, "value", ir_type_scalar(dt), value.i);
-    return c;
+    ir_builder b = irb_before(lw->m, pos);
+    return irb_const(&b, ir_type_scalar(dt), value);
 }
 
 static ir_value const_i32(lowerer *lw, ir_op *pos, int32_t value)

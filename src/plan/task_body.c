@@ -25,28 +25,21 @@ static bool is_segval(const task_program *p, ir_value v)
 
 static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
 
-bool task_has_memory_effect(const ir_op *op);
-bool task_has_memory_effect(const ir_op *op)
+/* Whether op (or an op nested in it) writes memory, or with `loads` also
+ * reads it. */
+static bool touches_memory(const ir_op *op, bool loads)
 {
-    if (op->kind == IR_LOAD || op->kind == IR_STORE || op->kind == IR_ATOMIC_ADD)
+    if (op->kind == IR_STORE || op->kind == IR_ATOMIC_ADD || (loads && op->kind == IR_LOAD))
         return true;
     for (int r = 0; r < op->nregions; r++)
         for (const ir_op *inner = op->regions[r]->first; inner; inner = inner->next)
-            if (task_has_memory_effect(inner))
+            if (touches_memory(inner, loads))
                 return true;
     return false;
 }
 
-static bool has_store(const ir_op *op)
-{
-    if (op->kind == IR_STORE || op->kind == IR_ATOMIC_ADD)
-        return true;
-    for (int r = 0; r < op->nregions; r++)
-        for (const ir_op *inner = op->regions[r]->first; inner; inner = inner->next)
-            if (has_store(inner))
-                return true;
-    return false;
-}
+static bool has_memory_effect(const ir_op *op) { return touches_memory(op, true); }
+static bool has_store(const ir_op *op) { return touches_memory(op, false); }
 
 /* The latest stage any operand of op (or of an op nested in it) follows. */
 static int32_t operands_ready(const task_program *p, const ir_op *op)
@@ -129,7 +122,7 @@ static void classify(task_program *p)
             set_ready(p, op, r);
             continue;
         }
-        if (task_has_memory_effect(op)) {
+        if (has_memory_effect(op)) {
             r = post_after_floor(r, floor);
             floor = 2 * r + 2;
         }
