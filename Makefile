@@ -1,6 +1,19 @@
-# Swage build: `make` builds the library, the tools and the unit tests in
-# build/ (or $(BUILD)); `make test` runs every suite; `make asan` builds and
-# tests with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/.
+# Swage build.
+#
+#   make          the library, the command-line tools and the C unit tests in
+#                 build/ (BUILD=dir for another directory), in parallel, one
+#                 line per file (V=1 prints the full commands)
+#   make demo     build the library and run the demo (python3 -m swage)
+#   make test     every suite: C unit tests, lit/FileCheck tests and pytest.
+#                 The test tools are installed into a project-local virtual
+#                 environment, .venv/ (VENV=dir for another), never into your
+#                 Python; ptxas, which assembles every PTX the tests emit, is
+#                 the one on PATH, or else taken from NVIDIA's
+#                 nvidia-cuda-nvcc wheel into .venv/ (PTXAS=/path/to/ptxas
+#                 picks one, PTXAS=none skips the PTX assembly checks)
+#   make asan     the same suites under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                 built in build-asan/
+#   make clean    remove build/ and build-asan/ (.venv/ stays: make distclean)
 CC      ?= cc
 BUILD   ?= build
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -10,6 +23,20 @@ SAN     ?=
 CFLAGS  += $(CSTD) $(WARN) $(OPT) $(SAN) -fPIC -Iinclude -Isrc -fvisibility=hidden
 LDFLAGS += $(SAN)
 LDLIBS  += -lm -lpthread -ldl
+
+# Parallel by default, one job per core; `make -jN` on the command line wins.
+NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+MAKEFLAGS += -j$(NPROC)
+
+# One short line per file; V=1 prints the commands instead.
+V ?= 0
+ifeq ($(V),0)
+Q    := @
+say   = @printf '  %-6s %s\n' '$(1)' '$(2)';
+else
+Q    :=
+say   =
+endif
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -21,52 +48,93 @@ all: $(BUILD)/libswage.a $(BUILD)/libswage.so $(TOOLS) $(UNITS)
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/*.h src/*/*.h src/*/*/*.h src/ir/ops.def)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libswage.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)ar rcs $@ $^
 
 $(BUILD)/libswage.so: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/swage: tools/swage.c $(BUILD)/libswage.a
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/swage-opt: tools/swage_opt.c $(BUILD)/libswage.a
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/test_%: test/unit/test_%.c $(wildcard test/unit/*.h) $(BUILD)/libswage.a
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
 
-# Suites. SWAGE_LIB tells the Python package which library to load.
-unit: all
-	@set -e; for t in $(UNITS); do echo "== $$t"; $$t; done
+# ---- the test environment ------------------------------------------------------
+#
+# tools/testenv.sh makes .venv/ with the test tools (test/requirements.txt)
+# and links .venv/bin/ptxas to the ptxas the PTX checks use: PTXAS when it is
+# a path, else the first ptxas on PATH, else the one in NVIDIA's
+# nvidia-cuda-nvcc wheel, installed into .venv/ from PyPI (CUDA 12.9's: it
+# assembles every PTX ISA and target Swage emits). PTXAS=none skips the PTX
+# assembly checks. Quick, and silent, when there is nothing to do.
+PYTHON3 ?= python3
+VENV    ?= .venv
+VENV_PY := $(VENV)/bin/python
+PTXAS   ?=
+PTXAS_WHEEL ?= nvidia-cuda-nvcc-cu12==12.9.86
+TEST_PTXAS := $(if $(filter none,$(PTXAS)),,$(abspath $(VENV))/bin/ptxas)
 
-lit: all
-	SWAGE_BUILD=$(abspath $(BUILD)) lit -sv test/lit
+testenv:
+	@PYTHON3="$(PYTHON3)" sh tools/testenv.sh "$(VENV)" test/requirements.txt "$(PTXAS)" "$(PTXAS_WHEEL)"
+
+# ---- suites ----------------------------------------------------------------------
+#
+# Every suite runs with .venv/bin first on PATH; SWAGE_PTXAS names the ptxas
+# the C and Python PTX checks use (a missing one is a failure unless
+# PTXAS=none). SWAGE_LIB tells the Python package which library to load.
+TEST_ENV = PATH="$(abspath $(VENV))/bin:$$PATH" SWAGE_PTXAS="$(TEST_PTXAS)" \
+           SWAGE_REQUIRE_PTXAS=$(if $(TEST_PTXAS),1,0)
 
 # pytest loads libswage.so into an uninstrumented python: a sanitizer build
 # needs the ASan runtime preloaded (see asan).
 ASAN_PRELOAD := $(shell $(CC) -print-file-name=libasan.so)
 PYTEST_ENV ?=
 
-pytest: all
-	$(PYTEST_ENV) SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) \
-	  python3 -m pytest -q test/python
+RUN_UNIT   = @set -e; for t in $(UNITS); do echo "== $$t"; $(TEST_ENV) $$t; done
+RUN_LIT    = @echo "== lit: FileCheck tests (test/lit)"; \
+	$(TEST_ENV) SWAGE_BUILD=$(abspath $(BUILD)) $(VENV)/bin/lit -sv test/lit
+RUN_PYTEST = @echo "== pytest (test/python)"; \
+	$(PYTEST_ENV) $(TEST_ENV) SWAGE_LIB=$(abspath $(BUILD))/libswage.so \
+	  PYTHONPATH=$(abspath python) $(VENV_PY) -m pytest -q test/python
 
-# Build, then run the vector-add example (on the CPU until the GPU backend lands).
-demo: all
-	SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) python3 -m swage
+# The suites run one after the other (a recipe's lines run in order even
+# under -j); the build before them runs in parallel.
+test: all testenv
+	$(RUN_UNIT)
+	$(RUN_LIT)
+	$(RUN_PYTEST)
 
-test: unit lit pytest
+unit: all testenv
+	$(RUN_UNIT)
+
+lit: all testenv
+	$(RUN_LIT)
+
+pytest: all testenv
+	$(RUN_PYTEST)
+
+# Build the library, then run the demo: the segmented softmax and the vector
+# add, on the GPU when PyTorch sees one, else on the CPU executor. Needs no
+# Python packages.
+demo: $(BUILD)/libswage.so
+	$(call say,RUN,$(PYTHON3) -m swage)SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) $(PYTHON3) -m swage
 
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  PYTEST_ENV="LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0" test
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all unit lit pytest test asan clean demo
+distclean: clean
+	rm -rf $(VENV) dist
+
+.PHONY: all unit lit pytest test testenv asan clean distclean demo

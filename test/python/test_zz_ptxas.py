@@ -11,8 +11,11 @@ every forced schedule's PTX is assembled too (docs/schedules.md). The only
 compile error allowed is the documented one for float64 transcendental
 functions. ptxas runs on every core.
 
-ptxas is looked up on PATH, then in $CUDA_HOME/bin and /usr/local/cuda/bin.
-When SWAGE_REQUIRE_PTXAS=1 (CI sets it) a missing ptxas is a failure.
+The ptxas is $SWAGE_PTXAS when set (`make test` sets it: the machine's
+ptxas, or the one it installed from NVIDIA's nvidia-cuda-nvcc wheel into
+.venv/), else the first on PATH, else $CUDA_HOME/bin's or
+/usr/local/cuda/bin's. When SWAGE_REQUIRE_PTXAS=1 (`make test` sets it) a
+missing ptxas is a failure.
 """
 
 import concurrent.futures
@@ -31,6 +34,9 @@ TARGETS = (90, 80)
 
 
 def _ptxas():
+    given = os.environ.get("SWAGE_PTXAS")
+    if given:
+        return given if os.access(given, os.X_OK) else None
     found = shutil.which("ptxas")
     for home in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
         if not found and home and os.access(os.path.join(home, "bin", "ptxas"), os.X_OK):
@@ -51,7 +57,8 @@ def test_every_compiled_specialisation_assembles():
     ptxas = _ptxas()
     if ptxas is None:
         if os.environ.get("SWAGE_REQUIRE_PTXAS") == "1":
-            pytest.fail("ptxas not found, and SWAGE_REQUIRE_PTXAS=1")
+            pytest.fail("ptxas not found (SWAGE_PTXAS=%r), and SWAGE_REQUIRE_PTXAS=1"
+                        % os.environ.get("SWAGE_PTXAS"))
         pytest.skip("ptxas not found (set SWAGE_REQUIRE_PTXAS=1 to make this a failure)")
     kernels = _specialisations()
     assert len(kernels) >= 100, "expected the earlier tests to compile many kernels, got %d" % len(
@@ -90,6 +97,6 @@ def test_every_compiled_specialisation_assembles():
                     failures.append(failure)
                 else:
                     assembled += 1
-    print("ptxas assembled %d PTX modules (%d specialisations, %d segment programs in every "
-          "schedule, %d targets)" % (assembled, len(kernels), len(programs), len(TARGETS)))
+    print("%s assembled %d PTX modules (%d specialisations, %d segment programs in every "
+          "schedule, %d targets)" % (ptxas, assembled, len(kernels), len(programs), len(TARGETS)))
     assert not failures, "%d PTX modules failed:\n%s" % (len(failures), "\n".join(failures[:20]))

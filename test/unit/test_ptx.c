@@ -3,9 +3,11 @@
  * shuffles and shared memory, loops, branches, 2-D grids) and generated
  * matrices (every elementwise op and comparison on every dtype, every cast)
  * -> PTX for sm_90 and sm_80, checked for key instructions and assembled
- * by ptxas when it is on PATH (or under $CUDA_HOME/bin, /usr/local/cuda/bin).
- * Without ptxas it says so loudly, and counts a failure only when
- * SWAGE_REQUIRE_PTXAS=1. Last line: "N passed, N failed". */
+ * by ptxas: $SWAGE_PTXAS when set (`make test` sets it to the machine's
+ * ptxas or to the one it installed from PyPI), else the first on PATH, else
+ * $CUDA_HOME/bin or /usr/local/cuda/bin. Without ptxas it says so loudly,
+ * and counts a failure only when SWAGE_REQUIRE_PTXAS=1. Last line:
+ * "N passed, N failed". */
 #include "ptx_kernels.h"
 
 #include <stdarg.h>
@@ -33,6 +35,15 @@ static bool executable(const char *path) { return access(path, X_OK) == 0; }
 
 static void find_ptxas(void)
 {
+    const char *given = getenv("SWAGE_PTXAS");
+    if (given && *given) {
+        snprintf(ptxas, sizeof ptxas, "%s", given);
+        if (!executable(ptxas)) {
+            printf("SWAGE_PTXAS=%s is not an executable file\n", given);
+            ptxas[0] = 0;
+        }
+        return;
+    }
     const char *path = getenv("PATH");
     while (path && *path) {
         const char *end = strchr(path, ':');
