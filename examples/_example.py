@@ -130,11 +130,20 @@ def check(actual, expected, scale=None, rtol=RTOL, atol=1e-30):
 def run(module, argv=None):
     """The body of every example's main(): returns the exit status."""
     name = os.path.splitext(os.path.basename(module.__file__))[0]
-    parser = argparse.ArgumentParser(description=(module.__doc__ or name).split("\n")[0])
-    parser.add_argument("--cpu", action="store_true", help="run on the CPU even with a GPU")
-    parser.add_argument("--segments", type=int, default=None,
-                        help="number of segments (default 100000 on a GPU, 3000 on the CPU)")
-    parser.add_argument("--seed", type=int, default=None)
+    # The description is the docstring's first paragraph, in whole sentences.
+    summary = " ".join((module.__doc__ or name).strip().split("\n\n")[0].split())
+    parser = argparse.ArgumentParser(
+        description=summary + " The example makes a random ragged input, runs the kernel on the "
+        "GPU when PyTorch sees one (else on the CPU with NumPy arrays), checks the result "
+        "against a float64 NumPy reference and prints one line.", add_help=False)
+    parser.add_argument("-h", "--help", action="help", help="Show this help and exit.")
+    parser.add_argument("--cpu", action="store_true",
+                        help="Run on the CPU even when a GPU is available.")
+    parser.add_argument("--segments", type=int, default=None, metavar="N",
+                        help="Make N segments (by default 100000 on a GPU and 3000 on the CPU).")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="Seed the random input with S, to repeat a run (by default a new "
+                             "seed each run, printed at the end).")
     options = parser.parse_args(argv)
     if options.cpu:
         problem = "--cpu was given"

@@ -1,7 +1,8 @@
-"""Weighted segment sum with a per-segment scale: two inputs zipped on the
-same offsets (values and weights), one scalar per segment loaded with
+"""Weighted segment sum with a per-segment scale, out[s] = scale[s] *
+sum(values * weights) over segment s: two inputs zipped on the same offsets
+(values and weights), one scalar per segment loaded with
 sl.load(scale_ptr + sid), and one result per segment stored with
-sl.store(out_ptr + sid, total):
+sl.store(out_ptr + sid, total).
 
     out[s] = scale[s] * sum(values[i] * weights[i] for i in segment s)
 

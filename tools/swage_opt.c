@@ -30,6 +30,7 @@ static void usage(FILE *out)
           "  --split-input-file       process each '// -----' chunk on its own\n"
           "  --emit-ptx=sm_NN         print the (SIMT) kernel as PTX for sm_NN instead of IR\n"
           "  --list-passes            list the passes and exit\n"
+          "  --version                print the version and exit\n"
           "  -h, --help               show this help\n",
           out);
 }
@@ -67,6 +68,9 @@ static int parse_args(int argc, char **argv, options *o)
         bool ok = true;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("swage-opt %s\n", swageVersionString());
             return 0;
         } else if (!strcmp(a, "--list-passes")) {
             list_passes();

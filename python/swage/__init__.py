@@ -1,22 +1,33 @@
 """Swage: a compiler for ragged data, embedded in Python and written in C.
 
+    import numpy as np
     import swage as sw
     import swage.language as sl
 
     @sw.jit
-    def add_kernel(x_ptr, y_ptr, output_ptr, n, BLOCK: sl.constexpr):
-        ...
+    def segment_sum(values_ptr, offsets_ptr, out_ptr):
+        sid = sl.segment_id(0)
+        segment = sl.segment(values_ptr, offsets_ptr, sid)
+        sl.store(out_ptr + sid, sl.sum(sl.load_segment(segment)))
 
-    add_kernel.launch(arguments={...}, constexprs={"BLOCK": 1024}, grid=(blocks,))
+    segment_sum.launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                  "out_ptr": out})
 
-The kernel language is in docs/language.md. This package is a thin ctypes
-layer over libswage (include/swage.h): the C library parses, compiles and
-runs the kernels.
+A kernel says what happens to one segment of a ragged input (or, as in
+Triton, to one block of a grid); NumPy arrays run on the CPU executors,
+PyTorch CUDA tensors on the GPU. The Python API is described in
+docs/api.md, the kernel language in docs/language.md and docs/segments.md.
+This package is a thin ctypes layer over libswage (include/swage.h): the C
+library parses, compiles and runs the kernels.
 """
 
 from . import language
-from ._jit import JITFunction, jit
+from ._jit import JITFunction, Plan, jit
 from ._native import CompileError, library_path
-from ._native import version as __version__
+from ._version import __version__
 
-__all__ = ["jit", "JITFunction", "CompileError", "language", "__version__", "library_path"]
+# Tracebacks and repr() name the exception where users find it: swage.CompileError.
+CompileError.__module__ = "swage"
+
+__all__ = ["jit", "JITFunction", "Plan", "CompileError", "language", "__version__",
+           "library_path"]

@@ -1,12 +1,14 @@
 """`python3 -m swage`: the demo. Compiles the segmented softmax of the
 README (one kernel for ONE segment) and the vector add, runs them on the
 GPU when PyTorch sees one and on the CPU executor otherwise, checks both
-against a reference, and prints a short report.
+against a reference, and prints a short report. `--help` and `--version`
+say what it is.
 
 On the CPU it uses NumPy when installed and the standard library's array
 module otherwise, so it also runs in a bare virtual environment.
 """
 
+import argparse
 import array
 import math
 import random
@@ -15,6 +17,7 @@ import time
 
 import swage as sw
 import swage.language as sl
+from swage import _native
 
 
 @sw.jit
@@ -140,9 +143,46 @@ def _run_cpu():
     return soft_err < 1e-5 and add_err == 0.0
 
 
-def main():
+DESCRIPTION = """\
+Runs Swage's demo: it compiles two kernels, runs them and checks the
+results against a reference. The first is a segmented softmax, a kernel
+written for one segment of a ragged input and launched once for all of them;
+the second is a Triton-style vector add over a grid of blocks. They run on
+the GPU when PyTorch sees a CUDA device, and on Swage's CPU executor
+otherwise. The exit status is 0 when both results are right."""
+
+EPILOG = """\
+The compiler's own commands are `swage` (compile a kernel from a Python
+file and print its IR or PTX; see `swage --help`) and `swage-opt` (run
+passes over IR text; see `swage-opt --help`). The documentation is in the
+docs/ folder of the Swage repository; docs/api.md describes the Python API."""
+
+
+def _version_text():
+    library = _native.version
+    text = "swage %s (C library %s at %s)" % (sw.__version__, library, sw.library_path)
+    if library != sw.__version__:
+        text += "; the package and the library differ: rebuild or reinstall"
+    return text
+
+
+def _parse(argv):
+    parser = argparse.ArgumentParser(prog="python -m swage", description=DESCRIPTION,
+                                     epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     add_help=False)
+    parser.add_argument("-h", "--help", action="help", help="Show this help and exit.")
+    parser.add_argument("--version", action="version", version=_version_text(),
+                        help="Print the version of the package and of its C library, then exit.")
+    parser.add_argument("--cpu", action="store_true",
+                        help="Run on the CPU executor even when a GPU is available.")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    options = _parse(argv)
     print("Swage %s (%s)" % (sw.__version__, sw.library_path))
-    torch = _cuda_torch()
+    torch = None if options.cpu else _cuda_torch()
     ok = _run_gpu(torch) if torch is not None else _run_cpu()
     text = segmented_softmax.emit_mlir(
         signature={"values_ptr": "*f32", "offsets_ptr": "*i64", "output_ptr": "*f32"})
