@@ -30,6 +30,7 @@ import threading
 from . import _args
 from . import _native
 from . import _offsets
+from . import _suggest
 from . import language as sl
 
 _MISSING = object()
@@ -117,8 +118,8 @@ class JITFunction:
 
     def __call__(self, *args, **kwargs):
         raise TypeError(
-            "Swage kernels are not called directly; use %s.launch(arguments={...}, grid=(...))"
-            % self.__name__)
+            "Swage kernels are not called directly; use %s"
+            % _suggest.launch_call(self.__name__, self._uses_segments))
 
     # ---- specialisation -------------------------------------------------
 
@@ -145,8 +146,8 @@ class JITFunction:
                             % type(constexprs).__name__)
         unknown = [name for name in constexprs if name not in self._by_name]
         if unknown:
-            raise TypeError("%s has no parameter%s %s" % (self.__name__, _plural(unknown),
-                                                          _names(unknown)))
+            raise TypeError(_suggest.no_such_parameter(self.__name__, unknown,
+                                                       [p.name for p in self.params]))
         runtime = [name for name in constexprs if not self._by_name[name].is_constexpr]
         if runtime:
             raise TypeError("%s %s not sl.constexpr; pass %s in arguments={...}"
@@ -167,8 +168,8 @@ class JITFunction:
                             % type(arguments).__name__)
         unknown = [name for name in arguments if name not in self._by_name]
         if unknown:
-            raise TypeError("%s has no parameter%s %s" % (self.__name__, _plural(unknown),
-                                                          _names(unknown)))
+            raise TypeError(_suggest.no_such_parameter(self.__name__, unknown,
+                                                       [p.name for p in self.params]))
         constexpr = [name for name in arguments if self._by_name[name].is_constexpr]
         if constexpr:
             raise TypeError("%s %s sl.constexpr; pass %s in constexprs={...}, not arguments"
@@ -194,8 +195,8 @@ class JITFunction:
                             "'x_ptr=*f32,n=i32', not %s" % type(signature).__name__)
         unknown = [name for name in signature if name not in self._by_name]
         if unknown:
-            raise TypeError("%s has no parameter%s %s" % (self.__name__, _plural(unknown),
-                                                          _names(unknown)))
+            raise TypeError(_suggest.no_such_parameter(self.__name__, unknown,
+                                                       [p.name for p in self.params]))
         constexpr = [name for name in signature if self._by_name[name].is_constexpr]
         if constexpr:
             raise TypeError("%s %s sl.constexpr; give %s in constexprs={...}, not the signature"
@@ -256,11 +257,13 @@ class JITFunction:
         compiles or finds the specialisation, launches, and (on a GPU) makes
         the warm path for calls like this one."""
         if args:
-            raise TypeError("%s.launch takes keyword arguments only: "
-                            "%s.launch(arguments=..., grid=...)" % (self.__name__, self.__name__))
+            raise TypeError("%s.launch takes keyword arguments only: %s"
+                            % (self.__name__, _suggest.launch_call(self.__name__,
+                                                                   self._uses_segments)))
         if arguments is None:
-            raise TypeError("%s.launch needs arguments={...}: "
-                            "%s.launch(arguments=..., grid=...)" % (self.__name__, self.__name__))
+            raise TypeError("%s.launch needs arguments={...}: %s"
+                            % (self.__name__, _suggest.launch_call(self.__name__,
+                                                                   self._uses_segments)))
         converted = self._convert_arguments(arguments)
         constexpr_text = self._constexpr_text(constexprs)
         self._check_schedule(schedule)

@@ -63,6 +63,19 @@ void env_set(irgen *g, env *e, const char *name, gval v)
     VEC_PUSH(g->ar, e->items, e->n, e->cap, b);
 }
 
+gval ig_undefined_name(irgen *g, src_loc loc, const char *name)
+{
+    const char **names = arena_alloc(g->ar, sizeof(char *) * (size_t)(g->scope.n + 1));
+    for (int i = 0; i < g->scope.n; i++)
+        names[i] = g->scope.items[i].name;
+    const char *near = closest_name(name, names, (size_t)g->scope.n);
+    if (near)
+        return ig_error(g, loc, "name '%s' is not defined; did you mean '%s'?", name, near);
+    if (ig_is_builtin_name(name) || ir_dtype_from_name(name, strlen(name)) != DT_VOID)
+        return ig_error(g, loc, "name '%s' is not defined; did you mean 'sl.%s'?", name, name);
+    return ig_error(g, loc, "name '%s' is not defined", name);
+}
+
 env env_copy(irgen *g, const env *e)
 {
     env c = {0};
@@ -118,7 +131,7 @@ static void lower_augassign(irgen *g, const ast_stmt *s)
     const ast_expr *t = s->targets[0];
     gval *cur = env_lookup(&g->scope, t->name);
     if (!cur) {
-        ig_error(g, t->loc, "name '%s' is not defined", t->name);
+        ig_undefined_name(g, t->loc, t->name);
         return;
     }
     gval a = *cur;
@@ -568,10 +581,48 @@ static bool annotation_dtype(const ast_expr *a, ir_dtype *dt)
     return *dt != DT_VOID;
 }
 
+/* "<what> names 'xptr', which is not a parameter of 'k'; did you mean
+ * 'x_ptr'? (its parameters: ...)". */
+static void unknown_parameter(irgen *g, const ast_func *fn, const char *what, const char *name)
+{
+    const char **names = arena_alloc(g->ar, sizeof(char *) * (size_t)(fn->nparams + 1));
+    strbuf list;
+    sb_init(&list);
+    for (int i = 0; i < fn->nparams; i++) {
+        names[i] = fn->params[i].name;
+        sb_printf(&list, "%s%s", i ? ", " : "", fn->params[i].name);
+    }
+    const char *near = closest_name(name, names, (size_t)fn->nparams);
+    char none[] = "none";
+    const char *params = list.data ? list.data : none;
+    if (near)
+        diag_error(g->d, DIAG_ARGUMENT, "%s names '%s', which is not a parameter of '%s'; did you "
+                   "mean '%s'? (its parameters: %s)", what, name, fn->name, near, params);
+    else
+        diag_error(g->d, DIAG_ARGUMENT, "%s names '%s', which is not a parameter of '%s' (its "
+                   "parameters: %s)", what, name, fn->name, params);
+    sb_free(&list);
+}
+
 static bool bind_params(irgen *g, const ast_func *fn, kernel_spec *spec, ir_block *body,
                         irgen_result *out)
 {
     char b1[64], b2[64];
+    /* Names that are no parameter first: a misspelt one would otherwise
+     * show up as the real parameter's missing type or value. */
+    for (int pass = 0; pass < 2; pass++) {
+        const spec_entry *entries = pass ? spec->constexprs : spec->types;
+        int n = pass ? spec->nconstexprs : spec->ntypes;
+        for (int i = 0; i < n; i++) {
+            bool known = false;
+            for (int j = 0; j < fn->nparams && !known; j++)
+                known = !strcmp(fn->params[j].name, entries[i].name);
+            if (!known) {
+                unknown_parameter(g, fn, pass ? "constexprs" : "the signature", entries[i].name);
+                return false;
+            }
+        }
+    }
     out->params = arena_alloc(g->ar, sizeof(irgen_param) * (size_t)(fn->nparams + 1));
     out->nparams = fn->nparams;
     for (int i = 0; i < fn->nparams; i++) {
@@ -648,14 +699,12 @@ static bool bind_params(irgen *g, const ast_func *fn, kernel_spec *spec, ir_bloc
     }
     for (int i = 0; i < spec->ntypes; i++)
         if (!spec->types[i].used) {
-            diag_error(g->d, DIAG_ARGUMENT, "the signature names '%s', which is not a parameter of '%s'",
-                       spec->types[i].name, fn->name);
+            unknown_parameter(g, fn, "the signature", spec->types[i].name);
             return false;
         }
     for (int i = 0; i < spec->nconstexprs; i++)
         if (!spec->constexprs[i].used) {
-            diag_error(g->d, DIAG_ARGUMENT, "constexprs names '%s', which is not a parameter of '%s'",
-                       spec->constexprs[i].name, fn->name);
+            unknown_parameter(g, fn, "constexprs", spec->constexprs[i].name);
             return false;
         }
     return true;

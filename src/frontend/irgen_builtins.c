@@ -4,6 +4,7 @@
  * ops or reports an error at the offending argument. */
 #include "irgen_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { MAX_ARGS = 4 };
@@ -40,7 +41,17 @@ static bool bind_args(irgen *g, const ast_expr *call, const builtin *b, const as
             if (b->params[i] && !strcmp(b->params[i], kw->name))
                 slot = i;
         if (slot < 0) {
-            ig_error(g, kw->loc, "sl.%s has no parameter named '%s'", b->name, kw->name);
+            char params[128] = "";
+            for (int i = 0; i < b->nmax && b->params[i]; i++)
+                snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s",
+                         i ? ", " : "", b->params[i]);
+            const char *near = closest_name(kw->name, b->params, (size_t)b->nmax);
+            if (near)
+                ig_error(g, kw->loc, "sl.%s has no parameter named '%s'; did you mean '%s'? "
+                                     "(its parameters: %s)", b->name, kw->name, near, params);
+            else
+                ig_error(g, kw->loc, "sl.%s has no parameter named '%s' (its parameters: %s)",
+                         b->name, kw->name, params);
             return false;
         }
         if (out[slot]) {
@@ -260,10 +271,14 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
             return ig_error(g, args[1]->loc, "sl.store cannot store a %s; use "
                                              "sl.store_segment(pointer, segment, value)",
                             ig_type_name(vt, b1));
-        if (vt.dtype != et.dtype)
-            return ig_error(g, args[1]->loc, "cannot store %s values through a pointer to %s; "
+        if (vt.dtype != et.dtype) {
+            char origin[512];
+            ig_store_origin(g, val, ptr, origin, sizeof origin);
+            return ig_error(g, args[1]->loc, "cannot store %s values through a pointer to %s%s; "
                                              "convert with .to(sl.%s)",
-                            ir_dtypes[vt.dtype].py, ir_dtypes[et.dtype].py, ir_dtypes[et.dtype].py);
+                            ir_dtypes[vt.dtype].py, ir_dtypes[et.dtype].py, origin,
+                            ir_dtypes[et.dtype].py);
+        }
         if (vt.kind == TY_TILE && pt.kind != TY_TILE)
             return ig_error(g, args[1]->loc, "cannot store a %s through a single pointer; "
                                              "offset the pointer by a tile first",
@@ -522,6 +537,34 @@ static const builtin *find_builtin(const char *name)
     return NULL;
 }
 
+/* The names of swage.language that a kernel can use after `sl.`: the
+ * built-ins and the dtypes. */
+static const char *const language_names[] = {
+    "int1", "bool_", "int8", "uint8", "int32", "int64", "float16", "bfloat16", "float32",
+    "float64", "constexpr",
+};
+
+const char *ig_closest_language_name(const char *name)
+{
+    enum { NB = sizeof builtins / sizeof builtins[0], NL = sizeof language_names / sizeof language_names[0] };
+    const char *names[NB + NL];
+    for (size_t i = 0; i < NB; i++)
+        names[i] = builtins[i].name;
+    for (size_t i = 0; i < NL; i++)
+        names[NB + i] = language_names[i];
+    return closest_name(name, names, NB + NL);
+}
+
+/* "'sl.<name>' is not a Swage built-in", with the nearest real name. */
+static gval unknown_language_name(irgen *g, src_loc loc, const char *name)
+{
+    const char *near = ig_closest_language_name(name);
+    if (near)
+        return ig_error(g, loc, "'sl.%s' is not a Swage built-in; did you mean 'sl.%s'?", name, near);
+    return ig_error(g, loc, "'sl.%s' is not a Swage built-in (the built-ins are listed in "
+                            "docs/language.md and docs/segments.md)", name);
+}
+
 bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL; }
 
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
@@ -531,7 +574,7 @@ gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
         if (ir_dtype_from_name(name, strlen(name)) != DT_VOID)
             return ig_error(g, call->loc, "sl.%s is a dtype, not a function; use sl.cast(x, sl.%s) "
                                           "or x.to(sl.%s)", name, name, name);
-        return ig_error(g, call->callee->loc, "'sl.%s' is not a Swage built-in", name);
+        return unknown_language_name(g, call->callee->loc, name);
     }
     const ast_expr *args[MAX_ARGS] = {0};
     if (b->lower == lower_only_in_for)
@@ -550,7 +593,7 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
         return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = DT_I1}};
     if (find_builtin(name))
         return ig_error(g, e->loc, "sl.%s is a function: call it", name);
-    return ig_error(g, e->loc, "'sl.%s' is not a Swage built-in", name);
+    return unknown_language_name(g, e->loc, name);
 }
 
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method)

@@ -9,6 +9,86 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The kernel parameter that value v's dtype comes from, or NULL: the
+ * parameter itself, the pointer a load or a segment view reads through, or
+ * (through arithmetic, reductions, broadcasts and address arithmetic) an
+ * operand of the same dtype. An explicit conversion ends the search, except
+ * the float32 computation of float16/bfloat16 segment values (sets *widened). */
+static const char *dtype_param(irgen *g, ir_value v, bool *widened, int depth)
+{
+    if (v == IR_NO_VALUE || depth > 64)
+        return NULL;
+    const ir_value_info *info = &g->m->values[v];
+    const ir_op *op = info->def;
+    if (!op)
+        return info->arg_of == g->body ? info->name : NULL;
+    switch (op->kind) {
+    case IR_LOAD:
+    case IR_LOAD_SEGMENT:
+    case IR_SEGMENT:
+        return dtype_param(g, op->operands[0], widened, depth + 1);
+    case IR_CAST: {
+        ir_value from = op->operands[0];
+        const ir_op *load = g->m->values[from].def;
+        ir_dtype fd = (ir_dtype)ir_value_type(g->m, from).dtype;
+        if (widened && load && load->kind == IR_LOAD_SEGMENT && info->type.dtype == DT_F32 &&
+            (fd == DT_F16 || fd == DT_BF16)) {
+            *widened = true;
+            return dtype_param(g, from, NULL, depth + 1);
+        }
+        return NULL;
+    }
+    default:
+        for (int i = 0; i < op->noperands; i++) {
+            ir_type t = ir_value_type(g->m, op->operands[i]);
+            if (t.dtype != info->type.dtype || ir_type_is_ptrlike(t) != ir_type_is_ptrlike(info->type))
+                continue;
+            const char *name = dtype_param(g, op->operands[i], widened, depth + 1);
+            if (name)
+                return name;
+        }
+        return NULL;
+    }
+}
+
+void ig_store_origin(irgen *g, ir_value value, ir_value ptr, char *out, size_t size)
+{
+    strbuf sb;
+    sb_init(&sb);
+    bool widened = false;
+    const char *from = value == IR_NO_VALUE ? NULL : dtype_param(g, value, &widened, 0);
+    const char *to = dtype_param(g, ptr, NULL, 0);
+    if (from) {
+        const char *dt = ir_dtypes[ir_value_type(g->m, value).dtype].py;
+        const ir_value_info *param = NULL;
+        for (int i = 0; i < g->body->nargs; i++)
+            if (!strcmp(g->m->values[g->body->args[i]].name, from))
+                param = &g->m->values[g->body->args[i]];
+        strbuf type;
+        sb_init(&type);
+        if (param)
+            spec_print_type(param->type, &type);
+        if (widened)
+            sb_printf(&sb, "the values are %s because the %s segment values of argument '%s' "
+                           "compute in float32", dt, param ? ir_dtypes[param->type.dtype].py : "?",
+                      from);
+        else
+            sb_printf(&sb, "the values are %s because argument '%s' is %s", dt, from,
+                      type.data ? type.data : "?");
+        sb_free(&type);
+    }
+    if (to) {
+        strbuf type;
+        sb_init(&type);
+        spec_print_type(ir_type_elem(ir_value_type(g->m, ptr)), &type);
+        sb_printf(&sb, "%sthe pointer comes from argument '%s', %s", from ? "; " : "", to,
+                  type.data ? type.data : "?");
+        sb_free(&type);
+    }
+    snprintf(out, size, "%s%s%s", sb.len ? " (" : "", sb.len ? sb.data : "", sb.len ? ")" : "");
+    sb_free(&sb);
+}
+
 const char *ig_type_name(ir_type t, char buf[64])
 {
     if (t.kind == TY_SCALAR) {
@@ -740,7 +820,7 @@ gval ig_expr(irgen *g, const ast_expr *e)
         if (!v) {
             if (!strcmp(e->name, "sl"))
                 return (gval){.kind = GV_MODULE};
-            return ig_error(g, e->loc, "name '%s' is not defined", e->name);
+            return ig_undefined_name(g, e->loc, e->name);
         }
         if (v->kind == GV_UNDEF)
             return ig_error(g, e->loc, "%s", v->note);

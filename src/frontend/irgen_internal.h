@@ -81,6 +81,9 @@ static inline ir_type ig_type(irgen *g, gval v) { return ir_value_type(g->m, v.v
 gval *env_lookup(env *e, const char *name);
 void env_set(irgen *g, env *e, const char *name, gval v);
 env env_copy(irgen *g, const env *e);
+/* "name 'x' is not defined", with the nearest name in scope (or sl.x for a
+ * built-in or dtype used without sl.); returns GV_ERROR. */
+gval ig_undefined_name(irgen *g, src_loc loc, const char *name);
 
 /* Expressions (irgen_expr.c). */
 gval ig_expr(irgen *g, const ast_expr *e);
@@ -106,6 +109,12 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
 /* Requires a constant int (e.g. an axis); reports `what` otherwise. */
 bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t *out);
 const char *ig_type_name(ir_type t, char buf[64]);
+/* For a store whose value's dtype is not the pointee's: " (the values are
+ * float16 because argument 'x_ptr' is *f16; the pointer comes from argument
+ * 'out_ptr', *f32)", naming the kernel arguments the two dtypes come from
+ * as far as they can be traced (value may be IR_NO_VALUE); "" when neither
+ * can. */
+void ig_store_origin(irgen *g, ir_value value, ir_value ptr, char *out, size_t size);
 
 /* Binary operator on two values (augmented assignment); e gives the location. */
 gval ig_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b);
@@ -131,5 +140,7 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
 /* sl.<name> used as a value (dtypes); GV_ERROR after reporting if unknown. */
 gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name);
 bool ig_is_builtin_name(const char *name);
+/* The swage.language name (built-in or dtype) nearest to a misspelt one, or NULL. */
+const char *ig_closest_language_name(const char *name);
 
 #endif

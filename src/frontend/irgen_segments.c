@@ -263,8 +263,9 @@ static gval lower_segment_length(irgen *g, const ast_expr *call, const ast_expr 
  * segment value of that dtype (float32 also rounds to a float16/bfloat16
  * pointee, whose loads were computed in float32), or a scalar or literal,
  * broadcast. */
-static ir_value store_value(irgen *g, const ast_expr *a, ir_dtype pointee)
+static ir_value store_value(irgen *g, const ast_expr *a, ir_value ptr)
 {
+    ir_dtype pointee = (ir_dtype)ir_value_type(g->m, ptr).dtype;
     char buf[64];
     gval v = ig_expr(g, a);
     if (v.kind == GV_ERROR)
@@ -289,8 +290,10 @@ static ir_value store_value(irgen *g, const ast_expr *a, ir_dtype pointee)
     }
     bool rounds = t.dtype == DT_F32 && (pointee == DT_F16 || pointee == DT_BF16);
     if (t.dtype != pointee && !rounds) {
-        ig_error(g, a->loc, "cannot store %s values through a pointer to %s; convert with "
-                            ".to(sl.%s)", ir_dtypes[t.dtype].py, ir_dtypes[pointee].py,
+        char origin[512];
+        ig_store_origin(g, x, ptr, origin, sizeof origin);
+        ig_error(g, a->loc, "cannot store %s values through a pointer to %s%s; convert with "
+                            ".to(sl.%s)", ir_dtypes[t.dtype].py, ir_dtypes[pointee].py, origin,
                  ir_dtypes[pointee].py);
         return IR_NO_VALUE;
     }
@@ -304,7 +307,7 @@ static gval lower_store_segment(irgen *g, const ast_expr *call, const ast_expr *
     if (!want_pointer(g, args[0], "the pointer of sl.store_segment", &ptr) ||
         !want_view(g, args[1], "store_segment", &view))
         return (gval){0};
-    ir_value value = store_value(g, args[2], (ir_dtype)ir_value_type(g->m, ptr).dtype);
+    ir_value value = store_value(g, args[2], ptr);
     if (value == IR_NO_VALUE)
         return (gval){0};
     ir_value ops[3] = {ptr, view, value};

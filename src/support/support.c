@@ -1,6 +1,7 @@
 /* support.c - arena, string buffer and diagnostics (see support.h). */
 #include "support.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,4 +303,68 @@ uint64_t hash_bytes(const void *data, size_t n, uint64_t seed)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+/* Optimal-string-alignment distance of a and b, case-insensitive, or
+ * limit + 1 when it exceeds limit (names are short: a row of 64 is plenty). */
+static size_t name_distance(const char *a, const char *b, size_t limit)
+{
+    enum { MAX = 64 };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= MAX || m >= MAX)
+        return limit + 1;
+    if ((n > m ? n - m : m - n) > limit)
+        return limit + 1;
+    size_t rows[3][MAX + 1];
+    size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= m; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+            size_t best = prev[j - 1] + (ca != cb);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            cur[j] = best;
+        }
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[m];
+}
+
+const char *closest_name(const char *name, const char *const *candidates, size_t n)
+{
+    size_t len = strlen(name);
+    size_t limit = len / 3 ? len / 3 : 1;
+    const char *best = NULL;
+    size_t best_distance = limit + 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = candidates[i];
+        if (!c || !strcmp(c, name))
+            continue;
+        size_t d = name_distance(name, c, limit);
+        if (d < best_distance) {
+            best = c;
+            best_distance = d;
+        }
+    }
+    if (best || len < 4)
+        return best;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = candidates[i];
+        size_t clen = c ? strlen(c) : 0;
+        if (c && strcmp(c, name) && clen >= 4 &&
+            (!strncmp(c, name, len < clen ? len : clen)))
+            return c;
+    }
+    return NULL;
 }

@@ -121,4 +121,13 @@ void sw_internal_error(diag *d, const char *file, int line, const char *fmt, ...
 /* Small helpers. */
 uint64_t hash_bytes(const void *data, size_t n, uint64_t seed);
 
+/* The candidate that `name` is most likely a misspelling of, for "did you
+ * mean ...?" hints: the nearest by edit distance (insertions, deletions,
+ * substitutions and swaps of neighbours, ignoring case), when that distance
+ * is at most a third of the name's length (at least 1), or a candidate that
+ * starts with `name` or that `name` starts with (4 characters or more).
+ * NULL when none is close; `name` itself never counts. NULL entries of
+ * `candidates` are skipped. */
+const char *closest_name(const char *name, const char *const *candidates, size_t n);
+
 #endif

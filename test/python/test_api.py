@@ -115,7 +115,7 @@ def test_launch_is_keyword_only_and_returns_none():
     args = add_args()
     with pytest.raises(TypeError) as info:
         add_kernel.launch(args, {"BLOCK": 64}, (2,))
-    assert "launch(arguments=..., grid=...)" in str(info.value)
+    assert "add_kernel.launch(arguments={...}, grid=(...))" in str(info.value)
     result = add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(2,))
     assert result is None
     assert_same(args["output_ptr"], args["x_ptr"] * 2)
