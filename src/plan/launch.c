@@ -101,6 +101,7 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->tile = (int32_t)int_attr(f, "sw.tile", 0);
         const char *over = str_attr(f, "sw.overflow");
         k->to_lists = over && !strcmp(over, "lists");
+        k->stream_max = int_attr(f, "sw.stream_max", k->tile);
         k->stage = (int32_t)int_attr(f, "sw.stage", 0);
         k->block_threads = (int32_t)int_attr(f, "simt.num_threads", int_attr(f, "sw.block_threads", 128));
         k->program_threads = (int32_t)int_attr(f, "sw.program_threads", k->block_threads);
@@ -208,7 +209,6 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
     memset(rt, 0, sizeof *rt);
     rt->direct = choose_direct(info, sz);
     const plan_kernel *direct = rt->direct >= 0 ? &info->kernels[rt->direct] : NULL;
-    int32_t direct_tile = direct ? direct->tile : 0;
     int32_t largest = info->nshapes ? info->list_tile[info->nshapes - 1] : 0;
 
     /* Split chunks: about two per resident CTA over the longest possible
@@ -227,8 +227,9 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
         rt->split_min = -1;
     else
         rt->split_min = max64(largest, 2 * rt->chunk);
+    int64_t direct_max = direct ? direct->stream_max : 0; /* what the direct task keeps */
     if (direct && direct->to_lists)
-        size_lists(info, sz, direct_tile > 0 ? direct_tile : -1, rt);
+        size_lists(info, sz, direct_max > 0 ? direct_max : -1, rt);
     int64_t cap_split = rt->caps[info->nlists - 1];
     rt->partials_cap = cap_split ? sz->limit / rt->chunk + cap_split : 0;
 
@@ -261,7 +262,7 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
         (plan_launch){rt->direct, (sz->segments + direct->block_threads / direct->program_threads - 1) /
                                       (direct->block_threads / direct->program_threads)};
     /* (a classifying direct kernel, tile 0, lists even empty segments) */
-    bool overflow = direct->to_lists && (direct_tile == 0 || sz->limit > direct_tile);
+    bool overflow = direct->to_lists && (direct_max == 0 || sz->limit > direct_max);
     for (int k = 0; k < info->nkernels; k++) {
         const plan_kernel *pk = &info->kernels[k];
         int64_t grid = (int64_t)(sz->multiprocessors > 0 ? sz->multiprocessors : 1) *

@@ -23,7 +23,7 @@ plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t
     plan_placement p = {.kernel = rt->direct, .list = -1};
     if (direct->tile > 0 && len <= direct->tile)
         return p;
-    if (!direct->to_lists) {
+    if (!direct->to_lists || len <= direct->stream_max) {
         p.streamed = true;
         return p;
     }
@@ -100,7 +100,12 @@ void plan_report(const plan_report_input *in, strbuf *out)
     sb_puts(out, "policies and thresholds (elements):\n");
     sb_printf(out, "  direct: %s, %d thread%s per segment, on one tile up to %d", direct->name,
               direct->program_threads, direct->program_threads == 1 ? "" : "s", direct->tile);
-    sb_printf(out, direct->to_lists ? "; longer segments go to lists\n" : "; longer segments are streamed\n");
+    if (!direct->to_lists)
+        sb_puts(out, "; longer segments are streamed\n");
+    else if (direct->stream_max > direct->tile)
+        sb_printf(out, ", streamed up to %lld; longer segments go to lists\n", (long long)direct->stream_max);
+    else
+        sb_puts(out, "; longer segments go to lists\n");
     if (direct->to_lists) {
         sb_puts(out, "  lists:");
         for (int c = 0; c < info->nshapes; c++)

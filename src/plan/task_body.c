@@ -188,7 +188,8 @@ void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_
 {
     size_t nv = (size_t)(p->nvalues + 1);
     *e = (task_emitter){.p = p, .b = b, .map = map, .sid = IR_NO_VALUE, .start = IR_NO_VALUE,
-                        .end = IR_NO_VALUE, .base = IR_NO_VALUE, .rel = IR_NO_VALUE, .mask = IR_NO_VALUE};
+                        .end = IR_NO_VALUE, .start32 = IR_NO_VALUE, .end32 = IR_NO_VALUE,
+                        .base = IR_NO_VALUE, .rel = IR_NO_VALUE, .mask = IR_NO_VALUE};
     e->tile_of = arena_alloc(p->m->ar, sizeof(ir_value) * nv);
     e->needed = arena_alloc(p->m->ar, nv);
 }
@@ -202,18 +203,34 @@ void task_emit_range(task_emitter *e, ir_value offsets, ir_value sid, const ir_v
                      ir_value raw[2])
 {
     ir_builder *b = &e->b;
-    ir_type i64 = ir_type_scalar(DT_I64);
-    ir_value first = irb_cast(b, irb_load_at(b, offsets, sid), i64);
+    ir_type i64 = ir_type_scalar(DT_I64), i32 = ir_type_scalar(DT_I32);
+    ir_value first = irb_load_at(b, offsets, sid);
     ir_value next_index = irb_binary(b, IR_ADD, sid, irb_int(b, (ir_dtype)ir_value_type(b->m, sid).dtype, 1));
-    ir_value next = irb_cast(b, irb_load_at(b, offsets, next_index), i64);
+    ir_value next = irb_load_at(b, offsets, next_index);
     if (raw)
-        raw[0] = first, raw[1] = next;
-    ir_value start = first, end = next;
+        raw[0] = irb_cast(b, first, i64), raw[1] = irb_cast(b, next, i64);
+    e->sid = sid;
+    e->start32 = e->end32 = IR_NO_VALUE;
+    if (ir_value_type(b->m, first).dtype == DT_I32) {
+        /* i32 offsets: the range is below 2^31, so it is clamped in 32 bits
+         * to the buffers' length (itself clamped to 2^31 - 1) */
+        ir_value limit = irb_int(b, DT_I64, INT32_MAX);
+        for (int h = 0; h < nnumel; h++)
+            limit = irb_binary(b, IR_MINIMUM, limit, numel[h]);
+        limit = irb_cast(b, limit, i32);
+        ir_value zero = irb_int(b, DT_I32, 0);
+        ir_value s = irb_binary(b, IR_MINIMUM, first, limit), t = irb_binary(b, IR_MINIMUM, next, limit);
+        e->start32 = irb_binary(b, IR_MAXIMUM, s, zero);
+        e->end32 = irb_binary(b, IR_MAXIMUM, t, e->start32);
+        e->start = irb_cast(b, e->start32, i64);
+        e->end = irb_cast(b, e->end32, i64);
+        return;
+    }
+    ir_value start = irb_cast(b, first, i64), end = irb_cast(b, next, i64);
     for (int h = 0; h < nnumel; h++) {
         start = irb_binary(b, IR_MINIMUM, start, numel[h]);
         end = irb_binary(b, IR_MINIMUM, end, numel[h]);
     }
-    e->sid = sid;
     e->start = irb_binary(b, IR_MAXIMUM, start, irb_int(b, DT_I64, 0));
     e->end = irb_binary(b, IR_MAXIMUM, end, e->start);
 }
@@ -278,14 +295,23 @@ static void build_index(task_emitter *e, ir_value base, int32_t block)
 {
     ir_builder *b = &e->b;
     ir_type i32 = ir_type_scalar(DT_I32), i32_tile = ir_type_tile(DT_I32, block);
-    ir_value width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
     e->base = base;
     e->rel = irb_arange(b, block);
-    ir_value hi = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, e->end, base), width);
-    ir_value lo = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->start, base), zero),
-                             width);
-    e->mask = irb_binary(b, IR_AND, irb_cmp(b, "ge", e->rel, irb_splat(b, irb_cast(b, lo, i32), i32_tile)),
-                         irb_cmp(b, "lt", e->rel, irb_splat(b, irb_cast(b, hi, i32), i32_tile)));
+    ir_value hi, lo;
+    if (ir_value_type(b->m, base).dtype == DT_I32) {
+        /* the single tile of a range in 32 bits: base = start rounded down */
+        ir_value width = irb_int(b, DT_I32, block);
+        hi = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, e->end32, base), width);
+        lo = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, e->start32, base), width);
+        e->base = irb_cast(b, base, ir_type_scalar(DT_I64));
+    } else {
+        ir_value width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
+        hi = irb_cast(b, irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, e->end, base), width), i32);
+        lo = irb_cast(b, irb_binary(b, IR_MINIMUM, irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->start, base), zero),
+                                    width), i32);
+    }
+    e->mask = irb_binary(b, IR_AND, irb_cmp(b, "ge", e->rel, irb_splat(b, lo, i32_tile)),
+                         irb_cmp(b, "lt", e->rel, irb_splat(b, hi, i32_tile)));
 }
 
 /* base + lane pointers of a buffer: one scalar pointer to the tile's first
@@ -439,9 +465,17 @@ static ir_value aligned_start(task_emitter *e)
     return irb_binary(&e->b, IR_AND, e->start, irb_int(&e->b, DT_I64, -SEGMENT_ALIGN));
 }
 
+/* start rounded down, in 32 bits when the range is (else i64) */
+static ir_value aligned_start_narrow(task_emitter *e)
+{
+    if (e->start32 == IR_NO_VALUE)
+        return aligned_start(e);
+    return irb_binary(&e->b, IR_AND, e->start32, irb_int(&e->b, DT_I32, -SEGMENT_ALIGN));
+}
+
 ir_value task_span(task_emitter *e)
 {
-    return irb_binary(&e->b, IR_SUB, e->end, aligned_start(e));
+    return irb_binary(&e->b, IR_SUB, e->start32 == IR_NO_VALUE ? e->end : e->end32, aligned_start_narrow(e));
 }
 
 void task_emit_single(task_emitter *e, int32_t block)
@@ -449,7 +483,7 @@ void task_emit_single(task_emitter *e, int32_t block)
     const task_program *p = e->p;
     for (int32_t v = 0; v < p->nvalues; v++)
         e->tile_of[v] = IR_NO_VALUE;
-    build_index(e, aligned_start(e), block);
+    build_index(e, aligned_start_narrow(e), block);
     for (int32_t k = 0; k < p->nstages; k++) {
         mark_needed(e, k);
         for (int i = 0; i < p->nops; i++) {

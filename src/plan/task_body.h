@@ -75,6 +75,8 @@ typedef struct task_emitter {
     ir_value *map;      /* [p->nvalues] */
     ir_value sid;       /* i32 */
     ir_value start, end;/* i64: the task's range */
+    ir_value start32, end32; /* i32: the same, when the offsets are i32 (task_emit_range): the
+                                single-tile arithmetic then stays in 32 bits; else IR_NO_VALUE */
     /* private */
     ir_value *tile_of;  /* [p->nvalues] segment value -> its tile here */
     uint8_t *needed;    /* [p->nvalues] */
@@ -113,7 +115,8 @@ void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partia
  * accumulator value (the i1 fix-up and the cast of docs/simt.md). */
 void task_finish_reduction(task_emitter *e, int r, ir_value acc);
 
-/* The elements a task's tile must cover: end - (start rounded down to 4). */
+/* The elements a task's tile must cover: end - (start rounded down to 4);
+ * i32 when the range is (start32), else i64. */
 ir_value task_span(task_emitter *e);
 
 #endif

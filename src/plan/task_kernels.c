@@ -52,6 +52,17 @@ plan_schedule plan_schedule_from_name(const char *name)
  * budget / live slots of each. */
 enum { SLOT_BUDGET = 32, SUBWARP_SLOTS = 4, DIRECT_THREADS = 128 };
 
+/* AUTO's direct kernels: the shapes of at most DIRECT_SLOTS elements per
+ * thread (few registers, many resident tasks), up to a warp. A direct
+ * task streams a segment of up to DIRECT_STREAM_TILES of its tiles itself
+ * when its group is a warp (a warp waits for nobody else), and of a
+ * one-stage program up to SUBWARP_STREAM_TILES when it is a part of one
+ * (the whole warp waits for its longest group; a program of several
+ * stages would loop once per stage: those go to the lists); longer ones
+ * go to the lists, whose wider tasks (and the split) keep one segment
+ * from holding a small group for long. */
+enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
+
 int plan_shapes(int live, plan_shape *out)
 {
     static const plan_shape ladder[] = {
@@ -90,6 +101,7 @@ typedef struct planner {
     ir_value scratch64, chunk_bases; /* the split counter; each split segment's first chunk */
     ir_value *cap;       /* [nlists] */
     ir_value *partial, *merged; /* [nreductions] */
+    int64_t stream_max;  /* the direct kernel being built streams segments up to this */
     /* memory traffic per element read and written, and per segment (its
      * offsets and scalar stores), for the plan's report */
     int read_bytes, write_bytes, segment_bytes;
@@ -278,6 +290,7 @@ enum { SPLIT_SLOT_SHIFT = 32 };
  * slots and the split kernels find a chunk's segment by binary search. */
 static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_value len)
 {
+    len = i64_of(b, len);
     ir_value cls = classify(pl, b, len);
     ir_type i1 = ir_type_scalar(DT_I1);
     ir_op *split = irb_if(b, irb_cmp(b, "eq", cls, irb_int(b, DT_I32, split_list(pl))), &i1, 1);
@@ -305,9 +318,15 @@ static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_valu
 }
 
 /* With __check set, flags segment sid's offsets when they decrease, the
- * first is negative, or the last passes the shortest buffer. */
-static void check_offsets(planner *pl, ir_builder *b, ir_value sid, const ir_value raw[2])
+ * first is negative, or the last passes the shortest buffer. The test is
+ * a branch on the kernel parameter (uniform: one instruction when the
+ * launch does not check). */
+static void check_offsets(planner *pl, ir_builder *outer, ir_value sid, const ir_value raw[2])
 {
+    ir_op *checking = irb_if(outer, irb_cmp(outer, "ne", pl->check, irb_int(outer, DT_I32, 0)), NULL, 0);
+    ir_builder skip = irb_at_end(pl->m, checking->regions[1], outer->loc);
+    irb_yield(&skip, NULL, 0);
+    ir_builder in = irb_at_end(pl->m, checking->regions[0], outer->loc), *b = &in;
     ir_value zero = irb_int(b, DT_I64, 0);
     ir_value s64 = i64_of(b, sid);
     ir_value bad = irb_cmp(b, "lt", raw[1], raw[0]);
@@ -321,19 +340,41 @@ static void check_offsets(planner *pl, ir_builder *b, ir_value sid, const ir_val
         ir_value last = irb_cmp(b, "eq", s64, irb_binary(b, IR_SUB, pl->segments, irb_int(b, DT_I64, 1)));
         bad = irb_binary(b, IR_OR, bad, irb_binary(b, IR_AND, last, irb_cmp(b, "gt", raw[1], limit)));
     }
-    bad = irb_binary(b, IR_AND, bad, irb_cmp(b, "ne", pl->check, irb_int(b, DT_I32, 0)));
     irb_store_at(b, pl->scratch, irb_int(b, DT_I64, 0), irb_int(b, DT_I32, 1), bad);
+    irb_yield(b, NULL, 0);
 }
 
 /* The task body for segment sid at the builder: its range (and the
  * offsets check), then the program on one tile when the segment fits
  * `block` (0: never), else what `over` says: stream it in tiles of
- * stream_block, or append it to the list of its class. */
-typedef enum overflow { OVERFLOW_STREAM, OVERFLOW_LISTS } overflow;
+ * stream_block; or append it to the list of its class; or stream it when
+ * it spans at most DIRECT_STREAM_TILES tiles, else append it. */
+typedef enum overflow { OVERFLOW_STREAM, OVERFLOW_LISTS, OVERFLOW_STREAM_THEN_LISTS } overflow;
+
+static int64_t stream_max(const planner *pl, overflow over, plan_shape shape)
+{
+    int32_t block = plan_shape_block(shape);
+    if (over != OVERFLOW_STREAM_THEN_LISTS)
+        return block;
+    if (shape.group >= 32)
+        return (int64_t)block * DIRECT_STREAM_TILES;
+    return pl->p.nstages > 1 ? block : (int64_t)block * SUBWARP_STREAM_TILES;
+}
 
 static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow over, ir_value len,
                           int32_t stream_block)
 {
+    if (over == OVERFLOW_STREAM_THEN_LISTS) {
+        ir_value near = irb_cmp(b, "le", len, irb_int(b, (ir_dtype)ir_value_type(pl->m, len).dtype, pl->stream_max));
+        ir_op *which = irb_if(b, near, NULL, 0);
+        ir_builder here = irb_at_end(pl->m, which->regions[0], b->loc);
+        emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block);
+        irb_yield(&here, NULL, 0);
+        ir_builder far = irb_at_end(pl->m, which->regions[1], b->loc);
+        emit_overflow(pl, &far, e, OVERFLOW_LISTS, len, stream_block);
+        irb_yield(&far, NULL, 0);
+        return;
+    }
     if (over == OVERFLOW_LISTS) {
         /* a segment no list has room for (bad offsets) runs here, streamed */
         ir_value stored = append_to_list(pl, b, e->sid, len);
@@ -369,7 +410,8 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
         emit_overflow(pl, b, &e, over, len, stream_block > 0 ? stream_block : SUBWARP_SLOTS);
         return;
     }
-    ir_op *fits = irb_if(b, irb_cmp(b, "le", len, irb_int(b, DT_I64, block)), NULL, 0);
+    ir_op *fits = irb_if(b, irb_cmp(b, "le", len, irb_int(b, (ir_dtype)ir_value_type(pl->m, len).dtype, block)),
+                         NULL, 0);
     e.b = irb_at_end(pl->m, fits->regions[0], b->loc);
     task_emit_prologue(&e, IR_NO_VALUE);
     task_emit_single(&e, block);
@@ -390,10 +432,15 @@ static void build_direct(planner *pl, plan_shape shape, overflow over)
     else
         snprintf(suffix, sizeof suffix, "classify");
     int32_t threads = shape.group > 32 ? shape.group : DIRECT_THREADS;
+    pl->stream_max = stream_max(pl, over, shape);
+    if (over == OVERFLOW_STREAM_THEN_LISTS && pl->stream_max <= block)
+        over = OVERFLOW_LISTS;
     begin_kernel(pl, suffix, "direct", block ? shape : (plan_shape){1, 1}, threads);
     ir_attr_set_str(pl->m, pl->func, "sw.policy", block ? plan_shape_policy(shape) : "classify");
     set_int(pl, "sw.tile", block);
-    ir_attr_set_str(pl->m, pl->func, "sw.overflow", over == OVERFLOW_LISTS ? "lists" : "stream");
+    ir_attr_set_str(pl->m, pl->func, "sw.overflow", over == OVERFLOW_STREAM ? "stream" : "lists");
+    if (over == OVERFLOW_STREAM_THEN_LISTS)
+        set_int(pl, "sw.stream_max", pl->stream_max);
     ir_builder b = kernel_body(pl);
     ir_value sid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(pl->m, pl->m->values[sid].def, "axis", ir_type_scalar(DT_I32), 0);
@@ -415,11 +462,11 @@ static ir_value grid_query(ir_builder *b, ir_op_kind kind)
     return i64_of(b, v);
 }
 
-/* Sections whose threads hold at most this many elements of a tile are
- * linked into <kernel>__lists, the others (and the stream section) into
- * <kernel>__lists_wide: a kernel takes the registers of its hungriest
- * section, and small tasks need many resident threads to keep enough
- * bytes in flight, large ones few. */
+/* Sections whose threads hold at most this many elements of a tile (and
+ * the stream section: 8 per thread) are linked into <kernel>__lists, the
+ * others into <kernel>__lists_wide: a kernel takes the registers of its
+ * hungriest section, and streaming and small tasks need many resident
+ * threads to keep enough bytes in flight, large single tiles few. */
 enum { NARROW_SLOTS = 8 };
 
 static void build_list_section(planner *pl, int c)
@@ -437,7 +484,7 @@ static void build_list_section(planner *pl, int c)
     set_int(pl, "sw.tile", block);
     ir_attr_set_str(pl->m, pl->func, "sw.overflow", stream ? "stream" : "none");
     ir_attr_set_str(pl->m, pl->func, "sw.link",
-                    !stream && shape.slots <= NARROW_SLOTS ? "lists" : "lists_wide");
+                    shape.slots <= NARROW_SLOTS ? "lists" : "lists_wide");
     ir_builder b = kernel_body(pl);
     ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
     ir_value count = list_count(pl, &b, c), base = list_base(pl, &b, c);
@@ -663,9 +710,10 @@ static void count_traffic(planner *pl)
 static bool in_policy(plan_shape s, const char *policy) { return !strcmp(plan_shape_policy(s), policy); }
 
 /* Direct kernels of `schedule`: AUTO's take the shapes up to a warp of
- * 4-slot threads (the launch picks one by the mean length; longer segments
- * go to the lists); the forced ones every shape of their policy, streaming
- * what does not fit. */
+ * DIRECT_SLOTS-slot threads (the launch picks one by the mean length; a
+ * direct task streams segments of up to DIRECT_STREAM_TILES tiles, longer
+ * ones go to the lists); the forced ones every shape of their policy,
+ * streaming what does not fit. */
 static void build_schedule(planner *pl, plan_schedule schedule)
 {
     const char *forced = schedule == PLAN_SUBWARP ? "subwarp" : schedule == PLAN_WARP ? "warp"
@@ -678,8 +726,8 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     }
     if (schedule == PLAN_AUTO) {
         for (int i = 0; i < pl->nshapes; i++)
-            if (plan_shape_block(pl->shapes[i]) <= 32 * SUBWARP_SLOTS)
-                build_direct(pl, pl->shapes[i], OVERFLOW_LISTS);
+            if (pl->shapes[i].group <= 32 && pl->shapes[i].slots <= DIRECT_SLOTS)
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS);
     } else {
         build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS);
     }

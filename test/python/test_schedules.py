@@ -164,6 +164,31 @@ def test_plan_reports_every_segment_once(rng):
                                                               schedule="persistent"))
 
 
+@pytest.mark.parametrize("example, distribution, direct", [
+    # one stage: a sub-warp task streams up to two of its tiles
+    ("segmented_sum", "tiny-uniform", "segmented_sum__direct_subwarp32, 8 threads per segment, on one "
+                                      "tile up to 32, streamed up to 64; longer segments go to lists"),
+    # several stages on part of a warp: one loop per stage would hold the
+    # whole warp, so longer segments go to the lists
+    ("segmented_softmax", "tiny-uniform", "segmented_softmax__direct_subwarp32, 8 threads per segment, "
+                                          "on one tile up to 32; longer segments go to lists"),
+    # a warp streams up to 16 tiles, whatever the stages
+    ("segmented_softmax", "medium-uniform", "segmented_softmax__direct_warp128, 32 threads per segment, "
+                                            "on one tile up to 128, streamed up to 2048; longer segments "
+                                            "go to lists"),
+])
+def test_direct_tasks_stream_what_their_group_can(rng, example, distribution, direct):
+    lengths = sc.lengths(distribution, N, rng)
+    inputs = sc.make_inputs(example, lengths, rng)
+    out = sc.new_output(example, inputs)
+    out_name = "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr"
+    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"], out_name: out}
+    text = str(kernel(example).plan(arguments=arguments))
+    assert "  direct: " + direct + "\n" in text, text
+    kernel(example).launch(arguments=arguments)
+    sc.check(example, out, inputs, what="%s on %s" % (example, distribution), seed=rng.seed)
+
+
 def test_plan_ir_names_every_task_kernel():
     text = kernel("segmented_sum").emit_mlir(
         signature={"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}, stage="plan")

@@ -413,6 +413,21 @@ def op_nested_loop(out_ptr, rows, cols):
 
 
 @sw.jit
+def op_runtime_step(out_ptr, lo, hi, step):
+    count = lo * 0
+    first = lo * 0
+    last = lo * 0
+    for i in range(lo, hi, step):
+        if count == 0:
+            first = i
+        last = i
+        count += 1
+    sl.store(out_ptr, count)
+    sl.store(out_ptr + 1, first)
+    sl.store(out_ptr + 2, last)
+
+
+@sw.jit
 def op_float_loop(x_ptr, out_ptr, rows, BLOCK: sl.constexpr):
     offs = sl.arange(0, BLOCK)
     acc = sl.zeros(BLOCK, sl.float32)
@@ -1100,6 +1115,29 @@ def test_runtime_for_loops_carry_values(rng, rows):
     expected = np.concatenate([wrap_array(v, "int32") for v in (acc, weighted, back, evens)]
                               + [np.array([rows], np.int32)])
     assert_same(out, expected, rng.seed, "runtime for loops, rows=%d" % rows)
+
+
+I64 = 2 ** 63
+
+
+@pytest.mark.parametrize("lo, hi, step", [
+    (0, 10, 3), (10, 0, -3), (5, 5, 1), (5, 4, 1), (4, 5, -1), (-7, 7, 7), (7, -8, -5),
+    (0, 1, 1000), (-I64, I64 - 1, 2 ** 62), (I64 - 1, -I64, -(2 ** 62)),
+    (-I64, I64 - 1, I64 - 1), (I64 - 1, -I64, -I64), (I64 - 3, I64 - 1, 1),
+    (-2 ** 31, 2 ** 31 - 1, 2 ** 30), (2 ** 31 - 1, -2 ** 31, -2 ** 30), (2 ** 31 - 3, 2 ** 31 - 1, 1),
+])
+def test_runtime_step_loops_run_pythons_iterations(lo, hi, step):
+    """range(lo, hi, step) with every operand a run-time integer (i64, and
+    i32 where all three fit): the trips Python runs, up to the ends of the
+    range (no overflow on the way)."""
+    small = all(-2 ** 31 <= v < 2 ** 31 for v in (lo, hi, step))
+    kind = np.int32 if small else np.int64
+    out = np.zeros(3, kind)
+    op_runtime_step.launch(arguments={"out_ptr": out, "lo": kind(lo), "hi": kind(hi),
+                                      "step": kind(step)}, grid=(1,))
+    trips = list(range(lo, hi, step))
+    expected = [len(trips), trips[0] if trips else 0, trips[-1] if trips else 0]
+    assert out.tolist() == expected
 
 
 @pytest.mark.parametrize("rows, cols", [(0, 5), (3, 0), (4, 6), (13, 1)])

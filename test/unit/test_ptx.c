@@ -271,8 +271,9 @@ static void test_loops(void)
                  ".param .s64 loops_param_2", NULL);
     char *t = compile_for("loops", loops, 90);
     if (t) {
-        CHECK(count(t, "div.u64") == 2);       /* -2 (constant) and the run-time step */
-        CHECK(count(t, "sub.s64 %rd") >= 3);   /* each loop counts its trips down */
+        CHECK(count(t, "div.u64") == 1);       /* the constant step -2; the run-time step divides not */
+        CHECK(count(t, "setp.gt.u64") == 1);   /* it compares the distance left with the step */
+        CHECK(count(t, "sub.s64 %rd") >= 3);   /* constant-step loops count their trips down */
         CHECK(strstr(t, "add.s32") != NULL);   /* the i32 induction variables step */
         CHECK(strstr(t, "add.s64") != NULL);
     }

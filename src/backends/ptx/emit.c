@@ -270,17 +270,6 @@ static void emit_yield(ptx_emitter *e, const ir_op *y, ptx_reg *const *targets, 
         ptx_mov(e, dst[i], src[i]);
 }
 
-/* Trip count of range(lb, ub, step) as an unsigned 64-bit count, exact
- * for every width and sign; a zero step runs no iterations. */
-static const char trip_count_dynamic[] =
-    "setp.gt.s64 $p0, $c, 0; setp.lt.s64 $p1, $c, 0;"
-    "sub.s64 $t0, $b, $a; sub.s64 $t1, $a, $b; selp.b64 $t0, $t0, $t1, $p0;"
-    "setp.gt.s64 $p2, $b, $a; setp.gt.s64 $p3, $a, $b;"
-    "and.pred $p2, $p2, $p0; and.pred $p3, $p3, $p1; or.pred $p2, $p2, $p3;"
-    "neg.s64 $t1, $c; selp.b64 $t1, $c, $t1, $p0; selp.b64 $t1, $t1, 1, $p2;"
-    "sub.s64 $t0, $t0, 1; div.u64 $t0, $t0, $t1; add.s64 $t0, $t0, 1;"
-    "selp.b64 $d, $t0, 0, $p2;";
-
 static ptx_reg to_b64(ptx_emitter *e, ptx_reg r)
 {
     if (PTX_REG_CLASS(r) == RC_B64)
@@ -291,18 +280,13 @@ static ptx_reg to_b64(ptx_emitter *e, ptx_reg r)
     return w;
 }
 
-static ptx_reg emit_trip_count(ptx_emitter *e, const ir_op *loop, ptx_reg lb, ptx_reg ub, ptx_reg step)
+/* Trip count of range(lb, ub, step) for a constant step, as an unsigned
+ * 64-bit count (exact for every width and sign; a zero step runs no
+ * iterations). */
+static ptx_reg emit_trip_count(ptx_emitter *e, ptx_reg lb, ptx_reg ub, int64_t s)
 {
     ptx_reg n = ptx_new_reg(e, RC_B64);
     ptx_reg l = to_b64(e, lb), u = to_b64(e, ub);
-    const ir_attr *c;
-    if (!ir_value_constant(e->m, loop->operands[2], &c) || c->kind != ATTR_INT) {
-        ptx_operands o = {.d = n, .a = l, .b = u, .c = to_b64(e, step), .tclass = RC_B64};
-        ptx_expand(e, trip_count_dynamic, &o);
-        return n;
-    }
-    /* A constant step: the simple form. */
-    int64_t s = c->i;
     char nn[16], lo[16], hi[16], t[16], p[16];
     ptx_reg_name(n, nn);
     if (s == 0) {
@@ -323,6 +307,49 @@ static ptx_reg emit_trip_count(ptx_emitter *e, const ir_op *loop, ptx_reg lb, pt
     }
     ptx_line(e, "selp.b64 %s, %s, 0, %s;", nn, t, p);
     return n;
+}
+
+/* A run-time step (a grid-stride loop, say) takes no division: the loop
+ * runs while the induction variable has not passed the bound, and goes on
+ * after an iteration while the distance left (unsigned: exact, as the
+ * variable is strictly before the bound) exceeds the step's magnitude --
+ * the same iterations as the trip count, with no overflow at the ends of
+ * the range. */
+typedef struct dynamic_step {
+    ptx_reg ub, mag, up;  /* b64 bound, b64 |step|, pred step > 0 */
+} dynamic_step;
+
+static dynamic_step emit_dynamic_guard(ptx_emitter *e, ptx_reg lb, ptx_reg ub, ptx_reg step, ptx_reg run)
+{
+    dynamic_step d = {.ub = to_b64(e, ub), .mag = ptx_new_reg(e, RC_B64), .up = ptx_new_reg(e, RC_PRED)};
+    ptx_reg l = to_b64(e, lb), c = to_b64(e, step);
+    ptx_reg down = ptx_new_reg(e, RC_PRED), t = ptx_new_reg(e, RC_PRED);
+    char cn[16], un[16], dn[16], ln[16], bn[16], mn[16], tn[16], rn[16];
+    ptx_reg_name(c, cn), ptx_reg_name(d.up, un), ptx_reg_name(down, dn), ptx_reg_name(l, ln);
+    ptx_reg_name(d.ub, bn), ptx_reg_name(d.mag, mn), ptx_reg_name(t, tn), ptx_reg_name(run, rn);
+    ptx_line(e, "setp.gt.s64 %s, %s, 0;", un, cn);
+    ptx_line(e, "setp.lt.s64 %s, %s, 0;", dn, cn);
+    ptx_line(e, "neg.s64 %s, %s;", mn, cn);
+    ptx_line(e, "selp.b64 %s, %s, %s, %s;", mn, cn, mn, un);
+    ptx_line(e, "setp.lt.s64 %s, %s, %s;", rn, ln, bn);
+    ptx_line(e, "and.pred %s, %s, %s;", rn, rn, un);
+    ptx_line(e, "setp.gt.s64 %s, %s, %s;", tn, ln, bn);
+    ptx_line(e, "and.pred %s, %s, %s;", tn, tn, dn);
+    ptx_line(e, "or.pred %s, %s, %s;", rn, rn, tn);
+    return d;
+}
+
+/* again = |ub - iv| > |step|, before the increment */
+static void emit_dynamic_again(ptx_emitter *e, const dynamic_step *d, ptx_reg iv, ptx_reg again)
+{
+    ptx_reg i = to_b64(e, iv), a = ptx_new_reg(e, RC_B64), b = ptx_new_reg(e, RC_B64);
+    char in[16], an[16], bn[16], un[16], mn[16], gn[16], upn[16];
+    ptx_reg_name(i, in), ptx_reg_name(a, an), ptx_reg_name(b, bn), ptx_reg_name(d->ub, un);
+    ptx_reg_name(d->mag, mn), ptx_reg_name(again, gn), ptx_reg_name(d->up, upn);
+    ptx_line(e, "sub.s64 %s, %s, %s;", an, un, in);
+    ptx_line(e, "sub.s64 %s, %s, %s;", bn, in, un);
+    ptx_line(e, "selp.b64 %s, %s, %s, %s;", an, an, bn, upn);
+    ptx_line(e, "setp.gt.u64 %s, %s, %s;", gn, an, mn);
 }
 
 /* sw.for: a counted do-while loop behind a zero-trip guard. The induction
@@ -346,22 +373,34 @@ static bool emit_for(ptx_emitter *e, const ir_op *op)
         ptx_alias(e, op->results[i], carried[i]);
     }
     ptx_mov(e, iv, lb);
-    ptx_reg n = emit_trip_count(e, op, lb, ub, step);
+    const ir_attr *c;
+    bool constant = ir_value_constant(e->m, op->operands[2], &c) && c->kind == ATTR_INT;
+    ptx_reg n = {0}, p = ptx_new_reg(e, RC_PRED);
+    dynamic_step dyn = {0};
     int head = ptx_new_label(e), done = ptx_new_label(e);
-    char nn[16], p[16], ivn[16], st[16];
-    ptx_reg_name(n, nn);
-    ptx_reg_name(ptx_new_reg(e, RC_PRED), p);
-    ptx_line(e, "setp.eq.s64 %s, %s, 0;", p, nn);
-    ptx_line(e, "@%s bra $L__%d;", p, done);
+    char nn[16], pn[16], ivn[16], st[16];
+    ptx_reg_name(p, pn);
+    if (constant) {
+        n = emit_trip_count(e, lb, ub, c->i);
+        ptx_line(e, "setp.eq.s64 %s, %s, 0;", pn, ptx_reg_name(n, nn));
+        ptx_line(e, "@%s bra $L__%d;", pn, done);
+    } else {
+        dyn = emit_dynamic_guard(e, lb, ub, step, p);
+        ptx_line(e, "@!%s bra $L__%d;", pn, done);
+    }
     ptx_label(e, head);
     if (!emit_block(e, body, carried, ncarried))
         return false;
     e->op = op;
+    if (!constant)
+        emit_dynamic_again(e, &dyn, iv, p);
     const char *w = PTX_REG_CLASS(iv) == RC_B64 ? "s64" : "s32";
     ptx_line(e, "add.%s %s, %s, %s;", w, ptx_reg_name(iv, ivn), ivn, ptx_reg_name(step, st));
-    ptx_line(e, "sub.s64 %s, %s, 1;", nn, nn);
-    ptx_line(e, "setp.ne.s64 %s, %s, 0;", p, nn);
-    ptx_line(e, "@%s bra $L__%d;", p, head);
+    if (constant) {
+        ptx_line(e, "sub.s64 %s, %s, 1;", nn, nn);
+        ptx_line(e, "setp.ne.s64 %s, %s, 0;", pn, nn);
+    }
+    ptx_line(e, "@%s bra $L__%d;", pn, head);
     ptx_label(e, done);
     return true;
 }

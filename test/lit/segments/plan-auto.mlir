@@ -4,14 +4,15 @@
 // The automatic schedule of a segment program: direct kernels, one task
 // per segment on 1, 2, 4, 8, 16 or 32 threads holding 4 elements each (the
 // launch picks one by the mean segment length), each running a segment
-// that fits its tile on chip and appending a longer one to the list of its
-// class; one persistent section per list (linked into one kernel after
-// lower-simt); one split kernel per stage.
+// that fits its tile on chip, streaming one of up to sw.stream_max
+// elements (2 tiles on part of a warp, 16 on a warp) and appending a
+// longer one to the list of its class; one persistent section per list
+// (linked into one kernel after lower-simt); one split kernel per stage.
 
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp4(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>, %values_ptr__numel: i64, %__segments: i64, %__check: i32, %__scratch: !sw.ptr<i32>, %__scratch64: !sw.ptr<i64>, %__chunk_bases: !sw.ptr<i64>, %__cap0: i64,
 // CHECK-SAME:    %__cap12: i64, %__split_min: i64, %__chunk: i64, %__partials_cap: i64, %__partial0: !sw.ptr<f32>, %__merged0: !sw.ptr<f32>)
 // CHECK-SAME:    sw.block_threads = 128 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.overflow = "lists", sw.policy = "subwarp", sw.program_threads = 1 : i32
-// CHECK-SAME:    sw.task = "direct", sw.tile = 4 : i32
+// CHECK-SAME:    sw.stream_max = 8 : i32, sw.task = "direct", sw.tile = 4 : i32
 // One program per segment, none past the last.
 // CHECK:         %[[SID:[0-9]+]] = "sw.program_id"() {axis = 0 : i32} : () -> i32
 // CHECK:         "sw.cmp"(%{{[0-9]+}}, %__segments) {predicate = "lt"}
@@ -22,6 +23,12 @@
 // CHECK:           %[[T:[0-9]+]] = "sw.reduce"(%{{[0-9]+}}) {kind = "sum"} : (tensor<4xf32>) -> f32
 // CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %[[T]]) : (!sw.ptr<f32>, f32) -> ()
 // CHECK:         }, {
+// Else, up to two tiles: streamed here.
+// CHECK:           %[[EIGHT:[0-9]+]] = "sw.constant"() {value = 8 : i64} : () -> i64
+// CHECK-NEXT:      %[[NEAR:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %[[EIGHT]]) {predicate = "le"} : (i64, i64) -> i1
+// CHECK-NEXT:      "sw.if"(%[[NEAR]]) ({
+// CHECK:             "sw.for"
+// CHECK:           }, {
 // Else its class: the first list whose tile holds it, the split list past __split_min.
 // CHECK:           "sw.cmp"(%{{[0-9]+}}, %__split_min) {predicate = "gt"}
 // A split segment reserves its slot and its chunks with one 64-bit atomic.
@@ -36,8 +43,10 @@
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp16(
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp32(
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp64(
+// CHECK-SAME:    sw.stream_max = 128 : i32
 // CHECK-LABEL: func.func @segmented_sum__direct_warp128(
 // CHECK-SAME:    sw.program_threads = 32 : i32
+// CHECK-SAME:    sw.stream_max = 2048 : i32
 // A list section: persistent, tasks t = program, program + programs, ... of list c.
 // CHECK-LABEL: func.func @segmented_sum__list0_subwarp4(
 // CHECK-SAME:    sw.list = 0 : i32
@@ -66,14 +75,14 @@
 // CHECK-NOT:     func.func @segmented_sum(
 
 // After lower-simt, the sections are two persistent kernels: the lists of
-// tasks whose threads hold up to 8 elements, then the wider ones and the
-// stream list.
+// tasks whose threads hold up to 8 elements and the stream list, then the
+// wider ones.
 // LINKED-LABEL: func.func @segmented_sum__direct_subwarp4(
 // LINKED-SAME:    simt.num_threads = 128 : i32
 // LINKED-LABEL: func.func @segmented_sum__lists(
-// LINKED-SAME:    simt.num_threads = 256 : i32, simt.smem_bytes = 256 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.lists = "0,1,2,3,4,5,6,9", sw.sections = 8 : i32, sw.task = "lists"
+// LINKED-SAME:    simt.num_threads = 256 : i32, simt.smem_bytes = 256 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.lists = "0,1,2,3,4,5,6,9,11", sw.sections = 9 : i32, sw.task = "lists"
 // LINKED-LABEL: func.func @segmented_sum__lists_wide(
-// LINKED-SAME:    sw.lists = "7,8,10,11", sw.sections = 4 : i32, sw.task = "lists"
+// LINKED-SAME:    sw.lists = "7,8,10", sw.sections = 3 : i32, sw.task = "lists"
 // LINKED-NOT:   func.func @segmented_sum__list0
 // LINKED-LABEL: func.func @segmented_sum__split0(
 func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>) attributes {sw.stages = 1 : i32} {

@@ -45,22 +45,31 @@ func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f3
 }
 
 // -----
-// Three buffers in parameter order (the store target comes first), each
-// clamping both ends.
+// Three buffers in parameter order (the store target comes first): the
+// shortest bounds both ends. With i32 offsets the range stays in 32 bits
+// (the count clamped to 2^31 - 1 first), then widens for the loops.
 // CHECK-LABEL: func.func @three__direct_cta2048(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>, %out__numel: i64, %a__numel: i64, %b__numel: i64, %__segments: i64,
-// CHECK:         "sw.minimum"(%{{[0-9]+}}, %out__numel)
+// CHECK:         %[[FIRST:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (!sw.ptr<i32>) -> i32
+// CHECK:         %[[NEXT:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (!sw.ptr<i32>) -> i32
+// CHECK:         "sw.constant"() {value = 2147483647 : i64} : () -> i64
 // CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %out__numel)
 // CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %a__numel)
-// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %a__numel)
 // CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %b__numel)
-// CHECK-NEXT:    "sw.minimum"(%{{[0-9]+}}, %b__numel)
-// CHECK-NEXT:    "sw.constant"() {value = 0 : i64} : () -> i64
-// CHECK-NEXT:    %[[START:[0-9]+]] = "sw.maximum"
-// CHECK-NEXT:    %[[END:[0-9]+]] = "sw.maximum"
-// The loop of a long segment starts at its start rounded down to 4 elements.
+// CHECK-NEXT:    %[[LIMIT:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (i64) -> i32
+// CHECK-NEXT:    %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0 : i32} : () -> i32
+// CHECK-NEXT:    %[[S:[0-9]+]] = "sw.minimum"(%[[FIRST]], %[[LIMIT]]) : (i32, i32) -> i32
+// CHECK-NEXT:    %[[E:[0-9]+]] = "sw.minimum"(%[[NEXT]], %[[LIMIT]]) : (i32, i32) -> i32
+// CHECK-NEXT:    %[[START32:[0-9]+]] = "sw.maximum"(%[[S]], %[[ZERO]]) : (i32, i32) -> i32
+// CHECK-NEXT:    %[[END32:[0-9]+]] = "sw.maximum"(%[[E]], %[[START32]]) : (i32, i32) -> i32
+// CHECK-NEXT:    %[[START:[0-9]+]] = "sw.cast"(%[[START32]]) : (i32) -> i64
+// CHECK-NEXT:    %[[END:[0-9]+]] = "sw.cast"(%[[END32]]) : (i32) -> i64
+// The one tile starts at the start rounded down to 4 elements, in 32 bits.
+// CHECK:         "sw.constant"() {value = -4 : i32} : () -> i32
+// CHECK-NEXT:    "sw.and"(%[[START32]], %{{[0-9]+}}) : (i32, i32) -> i32
+// The loop of a long segment starts there too, in 64 bits.
 // CHECK:         "sw.constant"() {value = -4 : i64} : () -> i64
-// CHECK-NEXT:    %[[FIRST:[0-9]+]] = "sw.and"(%[[START]], %{{[0-9]+}}) : (i64, i64) -> i64
-// CHECK:         "sw.for"(%{{[0-9]+}}, %[[END]],
+// CHECK-NEXT:    %[[FIRST64:[0-9]+]] = "sw.and"(%[[START]], %{{[0-9]+}}) : (i64, i64) -> i64
+// CHECK:         "sw.for"(%[[FIRST64]], %[[END]],
 // f16 results round on the store: the cast stays in the loop.
 // CHECK:           %[[H:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (tensor<2048xf32>) -> tensor<2048xf16>
 // CHECK:           "sw.store"(%{{[0-9]+}}, %[[H]], %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>, tensor<2048xi1>) -> ()
