@@ -25,8 +25,11 @@ LDFLAGS += $(SAN)
 LDLIBS  += -lm -lpthread -ldl
 
 # Parallel by default, one job per core; `make -jN` on the command line wins.
+# A sub-make (make asan) shares its parent's jobs.
+ifeq ($(MAKELEVEL),0)
 NPROC := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 MAKEFLAGS += -j$(NPROC)
+endif
 
 # One short line per file; V=1 prints the commands instead.
 V ?= 0
@@ -127,7 +130,8 @@ demo: $(BUILD)/libswage.so
 	$(call say,RUN,$(PYTHON3) -m swage)SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) $(PYTHON3) -m swage
 
 asan:
-	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	@echo "== the suites under AddressSanitizer and UndefinedBehaviorSanitizer, in build-asan/"
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  PYTEST_ENV="LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0" test
 

@@ -620,7 +620,7 @@ static void test_cse(void)
 
 /* ---- pipeline --------------------------------------------------------------- */
 
-/* The vector-add kernel of the brief, with BLOCK = 128. */
+/* The vector-add kernel of the README, with BLOCK = 128. */
 static void build_vector_add(kernel *k)
 {
     kernel_init(k);
