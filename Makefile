@@ -82,7 +82,7 @@ VENV    ?= .venv
 VENV_PY := $(VENV)/bin/python
 PTXAS   ?=
 PTXAS_WHEEL ?= nvidia-cuda-nvcc-cu12==12.9.86
-TEST_PTXAS := $(if $(filter none,$(PTXAS)),,$(abspath $(VENV))/bin/ptxas)
+TEST_PTXAS := $(if $(filter none,$(PTXAS)),none,$(abspath $(VENV))/bin/ptxas)
 
 testenv:
 	@PYTHON3="$(PYTHON3)" sh tools/testenv.sh "$(VENV)" test/requirements.txt "$(PTXAS)" "$(PTXAS_WHEEL)"
@@ -90,10 +90,11 @@ testenv:
 # ---- suites ----------------------------------------------------------------------
 #
 # Every suite runs with .venv/bin first on PATH; SWAGE_PTXAS names the ptxas
-# the C and Python PTX checks use (a missing one is a failure unless
-# PTXAS=none). SWAGE_LIB tells the Python package which library to load.
+# the C and Python PTX checks use ("none": skip them), and a missing one is a
+# failure unless PTXAS=none. SWAGE_LIB tells the Python package which
+# library to load.
 TEST_ENV = PATH="$(abspath $(VENV))/bin:$$PATH" SWAGE_PTXAS="$(TEST_PTXAS)" \
-           SWAGE_REQUIRE_PTXAS=$(if $(TEST_PTXAS),1,0)
+           SWAGE_REQUIRE_PTXAS=$(if $(filter none,$(PTXAS)),0,1)
 
 # pytest loads libswage.so into an uninstrumented python: a sanitizer build
 # needs the ASan runtime preloaded (see asan).
