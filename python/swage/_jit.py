@@ -111,6 +111,12 @@ class JITFunction:
                          and all(p.type is None for p in self._runtime))
         self._warm = {}            # argument kinds -> _WarmLauncher
         self._warm_attempt = None  # the attempt function of the kinds used last, or None
+        # Warm segment launches (_WarmSegmentLauncher): the same idea for
+        # segment programs, whatever the schedule and unsafe.
+        self._warm_segments_ok = (_native.PACKED_SEGMENTS
+                                  and all(p.type is None for p in self._runtime))
+        self._warm_segments = {}          # argument kinds -> _WarmSegmentLauncher
+        self._warm_segment_attempt = None  # the attempt of the kinds used last, or None
         functools.update_wrapper(self, fn)
 
     def __repr__(self):
@@ -248,6 +254,10 @@ class JITFunction:
         if (attempt is not None and not args and executor == "semantic" and schedule == "auto"
                 and unsafe is False and attempt(arguments, constexprs, grid)):
             return None
+        attempt = self._warm_segment_attempt
+        if attempt is not None and attempt(args, arguments, constexprs, grid, schedule, unsafe,
+                                           executor):
+            return None
         return self._launch_general(*args, arguments=arguments, constexprs=constexprs, grid=grid,
                                     schedule=schedule, unsafe=unsafe, executor=executor)
 
@@ -284,8 +294,8 @@ class JITFunction:
             if grid is not None:
                 raise TypeError("%s is a segment program: segment programs derive their grid from "
                                 "the offsets; leave grid out" % self.__name__)
-            self._launch_segments(kernel, segment, converted, arguments, args, on_gpu, device,
-                                  stream, schedule, unsafe, executor)
+            self._launch_segments(kernel, segment, converted, arguments, constexprs, args, on_gpu,
+                                  device, stream, schedule, unsafe, executor)
             return None
         if schedule != "auto":
             raise ValueError("%s is a grid program: schedule=%r applies to segment programs only "
@@ -299,8 +309,8 @@ class JITFunction:
             _native.launch_cpu(kernel, grid3, args, executor)
         return None
 
-    def _launch_segments(self, kernel, facts, converted, arguments, args, on_gpu, device, stream,
-                         schedule, unsafe, executor):
+    def _launch_segments(self, kernel, facts, converted, arguments, constexprs, args, on_gpu,
+                         device, stream, schedule, unsafe, executor):
         """A segment program's launch (docs/schedules.md): on the GPU the
         schedule's task kernels, with the offsets check fused into the first
         of them unless unsafe=True; on the CPU the oracle, or with
@@ -332,6 +342,44 @@ class JITFunction:
         if bad:
             raise ValueError(_offsets.describe_device(self.__name__, facts, converted, arguments,
                                                       device, stream))
+        if self._warm_segments_ok:
+            self._remember_warm_segments(arguments, constexprs, converted, kernel, facts)
+
+    def _remember_warm_segments(self, arguments, constexprs, converted, kernel, facts):
+        """After a GPU segment launch through the general path: lets later
+        launches with the same argument kinds, tensor dtypes and constexprs
+        take _WarmSegmentLauncher's path."""
+        torch = sys.modules.get("torch")
+        if torch is None or type(arguments) is not dict or not _warm_constexprs_ok(constexprs):
+            return
+        kinds = []
+        for c in converted:
+            value = arguments.get(c.name, _MISSING)
+            if type(value) is torch.Tensor and c.origin == "torch":
+                kinds.append("tensor")
+            elif type(value) is int and c.type == "i32":
+                kinds.append("int")
+            elif type(value) is float and c.type == "f32":
+                kinds.append("float")
+            else:
+                return  # a default, a CuPy array, a bool, an int64, a NumPy scalar...
+        kinds = tuple(kinds)
+        if kinds[facts[0]] != "tensor":
+            return
+        warm = self._warm_segments.get(kinds)
+        if warm is None or warm.torch is not torch:
+            warm = _WarmSegmentLauncher(self, [c.name for c in converted], kinds, facts, torch)
+            self._warm_segments[kinds] = warm
+        key = warm.key(arguments, constexprs)
+        if key is not None:
+            warm.kernels[key] = kernel
+            self._warm_segment_attempt = warm.attempt
+
+    def _raise_bad_offsets(self, arguments, facts, device, stream):
+        """The ValueError of a warm segment launch whose offsets check failed."""
+        converted = self._convert_arguments(arguments)
+        raise ValueError(_offsets.describe_device(self.__name__, facts, converted, arguments,
+                                                  device, stream))
 
     # ---- warm GPU launches ------------------------------------------------------
 
@@ -693,6 +741,123 @@ class _WarmLauncher:
         self.key, self.attempt, self.launch = namespace["key"], namespace["attempt"], \
             namespace["launch"]
         self.launch.__doc__ = JITFunction.launch.__doc__
+
+
+class _WarmSegmentLauncher:
+    """The warm path of a segment program's GPU launches, for one pattern of
+    argument kinds (each runtime parameter a torch.Tensor, an int or a
+    float, the offsets a tensor): the general path converts and checks every
+    argument, compiles or finds the specialisation and builds ctypes records,
+    tens of microseconds of Python; this one checks what protects
+    correctness (the exact argument names, kinds and count; CUDA tensors of
+    one device, contiguous; the offsets 1-D; the specialisation -- tensor
+    dtypes and constexpr values with their types -- through `kernels`),
+    packs the arguments as swage_arg records in one bytes object, remembers
+    the scratch size of the sizes seen last, takes the scratch from
+    PyTorch's caching allocator and calls the C launch. Any call it is not
+    for (another kind, dtype, device, a grid, an unknown schedule, a CPU
+    executor) it leaves, having done nothing, to the general path, which
+    raises the right error or compiles the new specialisation. A check that
+    fails (unsafe=False) raises the general path's ValueError.
+    """
+
+    def __init__(self, function, names, kinds, facts, torch):
+        self.torch = torch
+        self.kernels = {}  # key -> kernel handle
+        names, kinds = tuple(names), tuple(kinds)
+        nargs = len(names)
+        tensor_at = tuple(i for i, kind in enumerate(kinds) if kind == "tensor")
+        offsets_at = facts[0]
+        types = {"tensor": torch.Tensor, "int": int, "float": float}
+        expected = tuple(types[kind] for kind in kinds)
+        schedules = {name: i for i, name in enumerate(_native.SCHEDULES)}
+        pack = struct.Struct("@" + _native.ARG_RECORD[1:] * nargs).pack
+        buffer, integer, real = _native.ARG_BUFFER, _native.ARG_INT, _native.ARG_FLOAT
+        empty, uint8 = torch.empty, torch.uint8
+        raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # as Triton
+        stream_of = raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream)
+        scratch_bytes, launch = _native.segment_scratch_bytes_packed, _native.launch_segments_packed
+        kernels, devices, sizes_seen = self.kernels, {}, {}
+        grid_max = 2 ** 31 - 1
+
+        def key(arguments, constexprs):
+            """The specialisation key of a call (None: not one for this path)."""
+            if type(arguments) is not dict or len(arguments) != nargs:
+                return None
+            try:
+                values = [arguments[name] for name in names]
+            except KeyError:
+                return None
+            for value, kind in zip(values, expected):
+                if type(value) is not kind:
+                    return None
+            if not constexprs:
+                cx = ()
+            elif type(constexprs) is dict and _warm_constexprs_ok(constexprs):
+                cx = tuple(sorted((name, value, type(value)) for name, value in constexprs.items()))
+            else:
+                return None
+            return tuple(values[i].dtype for i in tensor_at) + cx
+
+        def attempt(args, arguments, constexprs, grid, schedule, unsafe, executor):
+            """Launches and returns True, or returns False having done nothing."""
+            if args or grid is not None or executor != "semantic" or type(schedule) is not str:
+                return False
+            index = schedules.get(schedule)
+            if index is None or (unsafe is not True and unsafe is not False):
+                return False
+            k = key(arguments, constexprs)
+            if k is None:
+                return False
+            kernel = kernels.get(k)
+            if kernel is None:
+                return False
+            values = [arguments[name] for name in names]
+            first = values[tensor_at[0]]
+            if not first.is_cuda:
+                return False
+            device = first.get_device()
+            for i in tensor_at:
+                t = values[i]
+                if not t.is_cuda or t.get_device() != device or not t.is_contiguous():
+                    return False
+            offsets = values[offsets_at]
+            count = offsets.numel()
+            if offsets.dim() != 1 or count < 1 or count - 1 > grid_max:
+                return False
+            if count == 1:
+                return True  # no segments: nothing to run
+            fields, sizes = [], []
+            for value, kind in zip(values, kinds):
+                if kind == "tensor":
+                    n = value.numel()
+                    sizes.append(n)
+                    fields += (buffer, value.data_ptr(), n, 0, 0.0)
+                elif kind == "int":
+                    if not -2 ** 31 <= value < 2 ** 31:
+                        return False
+                    fields += (integer, 0, 0, value, 0.0)
+                else:
+                    fields += (real, 0, 0, 0, value)
+            packed = pack(*fields)
+            seen = (k, index, device, tuple(sizes))  # k names the kernel here
+            nbytes = sizes_seen.get(seen)
+            if nbytes is None:
+                nbytes = scratch_bytes(kernel, device, index, packed, nargs)
+                if len(sizes_seen) >= 64:
+                    sizes_seen.clear()
+                sizes_seen[seen] = nbytes
+            where = devices.get(device)
+            if where is None:
+                where = devices[device] = torch.device("cuda", device)
+            scratch = empty(max(nbytes, 16), dtype=uint8, device=where)
+            stream = stream_of(device)
+            if launch(kernel, device, stream, index, packed, nargs, scratch.data_ptr(), nbytes,
+                      0 if unsafe else 1):
+                function._raise_bad_offsets(arguments, facts, device, stream)
+            return True
+
+        self.key, self.attempt = key, attempt
 
 
 # The grid part of the warm launch: (g0, g1, g2) from an int or a tuple of 1

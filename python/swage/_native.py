@@ -502,6 +502,60 @@ def raise_last_error(status):
     raise_error(status, _take_last_error())
 
 
+# ---- the warm segment launch: arguments packed as swage_arg records ----
+#
+# A warm segment launch (_jit._WarmSegmentLauncher) packs its runtime
+# arguments into one bytes object laid out as an array of struct swage_arg
+# (ARG_RECORD each: kind, 4 bytes of padding, data, nelems, i, f) and calls
+# the same two C functions as the general path through function objects of
+# their own whose args parameter takes those bytes.
+
+ARG_RECORD = "@i4xQqqd"
+
+
+def _bind_packed(name, argtypes):
+    try:
+        fn = getattr(ctypes.CDLL(library_path), name)
+    except (OSError, AttributeError):
+        return None
+    fn.restype = _c_status
+    fn.argtypes = argtypes
+    return fn
+
+
+_scratch_bytes_packed = _bind_packed(
+    "swageKernelSegmentScratchBytes",
+    [_KernelPtr, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+     ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_ErrorPtr)])
+_launch_segments_packed = _bind_packed(
+    "swageKernelLaunchSegmentsCuda",
+    [_KernelPtr, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+     ctypes.c_uint64, ctypes.c_size_t, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
+     ctypes.POINTER(_ErrorPtr)])
+PACKED_SEGMENTS = (_scratch_bytes_packed is not None and _launch_segments_packed is not None
+                   and struct.calcsize(ARG_RECORD) == ctypes.sizeof(Arg) == 40)
+
+
+def segment_scratch_bytes_packed(kernel, device, schedule_index, packed, nargs):
+    """segment_scratch_bytes for arguments packed as ARG_RECORDs."""
+    size = ctypes.c_size_t()
+    error = _ErrorPtr()
+    _check(_scratch_bytes_packed(kernel, device, schedule_index, packed, nargs, ctypes.byref(size),
+                                 ctypes.byref(error)), error)
+    return size.value
+
+
+def launch_segments_packed(kernel, device, stream, schedule_index, packed, nargs, scratch,
+                           scratch_bytes, check):
+    """launch_segments_cuda for arguments packed as ARG_RECORDs."""
+    bad = ctypes.c_int(0)
+    error = _ErrorPtr()
+    _check(_launch_segments_packed(kernel, device, stream or None, schedule_index, packed, nargs,
+                                   scratch, scratch_bytes, check, ctypes.byref(bad),
+                                   ctypes.byref(error)), error)
+    return bad.value
+
+
 # ---- asking the driver where a device pointer lives (for __cuda_array_interface__) ----
 
 _libcuda = None

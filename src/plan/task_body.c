@@ -14,6 +14,7 @@
  * against earlier stores of the same program. */
 #include "task_body.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ---- analysis ---------------------------------------------------------------- */
@@ -565,3 +566,103 @@ void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partia
 {
     emit_stage_loop(e, k, block, aligned_start(e), partial);
 }
+
+/* ---- one pass for a maximum and a sum of exponentials ---------------------------- */
+
+static const ir_op *def_of(const task_program *p, ir_value v)
+{
+    return v >= 0 && v < p->nvalues ? p->m->values[v].def : NULL;
+}
+
+/* The only root of stage k: its op index, or -1 when there is not exactly
+ * one (or it is a store). */
+static int only_root(const task_program *p, int32_t k)
+{
+    int found = -1;
+    for (int i = 0; i < p->nops; i++)
+        if ((p->cls[i] == TASK_REDUCE || p->cls[i] == TASK_STORE) && p->place[i] == k) {
+            if (found >= 0 || p->cls[i] == TASK_STORE)
+                return -1;
+            found = i;
+        }
+    return found;
+}
+
+bool task_online_pair(const task_program *p, int32_t k, int *rmax, int *rsum)
+{
+    if (k < 0 || k + 1 >= p->nstages)
+        return false;
+    int a = only_root(p, k), b = only_root(p, k + 1);
+    if (a < 0 || b < 0 || strcmp(reduce_kind(p->ops[a]), "max") || strcmp(reduce_kind(p->ops[b]), "sum"))
+        return false;
+    const ir_op *mx = p->ops[a], *sum = p->ops[b];
+    ir_value x = mx->operands[0];
+    ir_dtype acc = (ir_dtype)ir_value_type(p->m, mx->results[0]).dtype;
+    if ((acc != DT_F32 && acc != DT_F64) || ir_value_type(p->m, x).dtype != acc ||
+        ir_value_type(p->m, sum->results[0]).dtype != acc)
+        return false;
+    const ir_op *ex = def_of(p, sum->operands[0]);
+    const ir_op *sub = ex && ex->kind == IR_EXP ? def_of(p, ex->operands[0]) : NULL;
+    const ir_op *top = sub && sub->kind == IR_SUB && sub->operands[0] == x ? def_of(p, sub->operands[1]) : NULL;
+    if (!top || top->kind != IR_SPLAT || top->operands[0] != mx->results[0])
+        return false;
+    *rmax = reduction_index(p, a);
+    *rsum = reduction_index(p, b);
+    return *rmax >= 0 && *rsum >= 0;
+}
+
+ir_value task_online_rescale(ir_builder *b, ir_value m, ir_value d, ir_value top)
+{
+    ir_type t = ir_value_type(b->m, m);
+    ir_value zero = irb_const(b, t, (ir_scalar){.f = 0.0});
+    ir_value low = irb_const(b, t, (ir_scalar){.f = -INFINITY});
+    ir_value none = irb_cmp(b, "eq", m, low);
+    ir_value gap = irb_binary(b, IR_SUB, m, top);
+    ir_value scale = irb(b, IR_EXP, &gap, 1, t);
+    ir_value scaled = irb_binary(b, IR_MUL, d, scale);
+    return irb_select(b, none, zero, scaled);
+}
+
+void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value *max_out, ir_value *sum_out)
+{
+    const task_program *p = e->p;
+    int rmax, rsum;
+    if (!task_online_pair(p, k, &rmax, &rsum)) {
+        sw_unreachable(p->d, "task body: stage %d is no online pair", (int)k);
+        return;
+    }
+    const ir_op *mx = p->ops[p->reduction_op[rmax]], *sum = p->ops[p->reduction_op[rsum]];
+    ir_builder *outer = &e->b;
+    ir_type acc = acc_tile_type(e, mx, block);
+    ir_value inits[2] = {identity_tile(e, mx, block), irb_const(outer, acc, (ir_scalar){.f = 0.0})};
+    ir_op *loop = irb_for(outer, aligned_start(e), e->end, irb_int(outer, DT_I64, block), inits, 2);
+    ir_block *body = loop->regions[0];
+    ir_builder saved = e->b;
+    e->b = irb_at_end(p->m, body, outer->loc);
+    ir_builder *b = &e->b;
+    build_index(e, body->args[0], block);
+    mark_needed(e, k);
+    for (int32_t v = 0; v < p->nvalues; v++)
+        e->tile_of[v] = IR_NO_VALUE;
+    for (int i = 0; i < p->nops; i++)
+        if (p->cls[i] == TASK_SEGVAL && e->needed[p->ops[i]->results[0]])
+            make_tile(e, p->ops[i], block);
+    /* per lane: m' = max(m, x); d' = d * exp(m - m') + exp(x - m'), where
+     * a -inf (a masked lane, or the data) adds nothing */
+    ir_value x = live_tile(e, mx, block);
+    ir_value m = body->args[1], d = body->args[2];
+    ir_value grown = irb_binary(b, combine_of(e, mx), m, x);
+    ir_value one = irb_const(b, acc, (ir_scalar){.f = 1.0});
+    ir_value kept = task_online_rescale(b, m, d, grown);
+    ir_value added = task_online_rescale(b, x, one, grown);
+    ir_value next[2] = {grown, irb_binary(b, IR_ADD, kept, added)};
+    irb_yield(b, next, 2);
+    e->b = saved;
+    b = &e->b;
+    /* across lanes: the largest maximum, and every lane's sum rescaled to it */
+    ir_value top = reduce_tile(e, mx, loop->results[0]);
+    ir_value lanes = task_online_rescale(b, loop->results[0], loop->results[1], irb_splat(b, top, acc));
+    *max_out = top;
+    *sum_out = reduce_tile(e, sum, lanes);
+}
+

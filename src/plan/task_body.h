@@ -115,6 +115,23 @@ void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partia
  * accumulator value (the i1 fix-up and the cast of docs/simt.md). */
 void task_finish_reduction(task_emitter *e, int r, ir_value acc);
 
+/* The online pair at stage k (docs/schedules.md, "One pass for a maximum
+ * and a sum of exponentials"): stage k's only root is the maximum M of a
+ * float segment value X, and stage k + 1's only root the sum of
+ * exp(X - M), with X of the accumulator's dtype. Then both can run in one
+ * pass: each lane keeps a running maximum m and the sum d of exp(x - m),
+ * rescaled when m grows. True with the reductions' indices in *rmax,
+ * *rsum. */
+bool task_online_pair(const task_program *p, int32_t k, int *rmax, int *rsum);
+/* Stages k and k + 1 of an online pair over [start, end) in tiles of
+ * `block`: the maximum and the sum of exp(x - that maximum), both in the
+ * accumulator dtype (the sum is 0 where every element is -inf). */
+void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value *max_out, ir_value *sum_out);
+/* d * exp(m - top), or 0 where m is -inf (a part that saw only -inf adds
+ * nothing): the rescale of partial sums d of exp(x - m) to a larger
+ * maximum `top`; m, d, top scalars or tiles of one type. */
+ir_value task_online_rescale(ir_builder *b, ir_value m, ir_value d, ir_value top);
+
 /* The elements a task's tile must cover: end - (start rounded down to 4);
  * i32 when the range is (start32), else i64. */
 ir_value task_span(task_emitter *e);

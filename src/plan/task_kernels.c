@@ -30,6 +30,7 @@
 #include "task_body.h"
 #include "../passes/passes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -540,6 +541,43 @@ static ir_value merge_partials(planner *pl, ir_builder *b, int r, ir_value first
     return total;
 }
 
+/* The merged sum of an online pair (rmax, rsum) over chunk partials [first,
+ * first + n), in chunk order: each chunk's sum of exp(x - its maximum)
+ * rescaled to the segment's maximum `top`; NaN when that is -inf (every
+ * element -inf: exp(x - max) is NaN for each, as the two stages give). */
+static ir_value merge_online(planner *pl, ir_builder *b, int rmax, int rsum, ir_value first, ir_value n,
+                             ir_value top)
+{
+    ir_dtype acc = task_reduction_acc(&pl->p, rsum);
+    int32_t tile = PLAN_CTA_THREADS;
+    ir_type acc_tile = ir_type_tile(acc, tile);
+    ir_value init = irb_const(b, acc_tile, (ir_scalar){.f = 0.0});
+    ir_value lowest = irb_const(b, acc_tile, (ir_scalar){.f = -INFINITY});
+    ir_value end = irb_binary(b, IR_ADD, first, n);
+    ir_op *loop = irb_for(b, first, end, irb_int(b, DT_I64, tile), &init, 1);
+    ir_block *body = loop->regions[0];
+    ir_builder in = irb_at_end(pl->m, body, b->loc);
+    ir_type i64_tile = ir_type_tile(DT_I64, tile);
+    ir_value index = irb_binary(&in, IR_ADD, irb_splat(&in, body->args[0], i64_tile),
+                                irb_cast(&in, irb_arange(&in, tile), i64_tile));
+    ir_value mask = irb_cmp(&in, "lt", index, irb_splat(&in, end, i64_tile));
+    ir_value mptrs = irb_binary(&in, IR_ADDPTR, irb_splat(&in, pl->partial[rmax], ir_type_ptr_tile(acc, tile)),
+                                index);
+    ir_value dptrs = irb_binary(&in, IR_ADDPTR, irb_splat(&in, pl->partial[rsum], ir_type_ptr_tile(acc, tile)),
+                                index);
+    ir_value mops[3] = {mptrs, mask, lowest}, dops[3] = {dptrs, mask, init};
+    ir_value m = irb(&in, IR_LOAD, mops, 3, acc_tile);
+    ir_value d = irb(&in, IR_LOAD, dops, 3, acc_tile);
+    ir_value part = task_online_rescale(&in, m, d, irb_splat(&in, top, acc_tile));
+    ir_value next = irb_binary(&in, IR_ADD, body->args[1], part);
+    irb_yield(&in, &next, 1);
+    ir_value total = irb(b, IR_REDUCE, &loop->results[0], 1, ir_type_scalar(acc));
+    ir_attr_set_str(pl->m, pl->m->values[total].def, "kind", "sum");
+    ir_value low = irb_const(b, ir_type_scalar(acc), (ir_scalar){.f = -INFINITY});
+    ir_value nan = irb_const(b, ir_type_scalar(acc), (ir_scalar){.f = NAN});
+    return irb_select(b, irb_cmp(b, "eq", top, low), nan, total);
+}
+
 /* The merged result of every reduction of stages before k, from the
  * scratch, and the scalar work after those stages (pure parts only: the
  * stores ran when those stages merged). */
@@ -571,7 +609,12 @@ static void emit_chunk(planner *pl, ir_builder *b, int32_t k, ir_value j, ir_val
     e.start = cstart;
     e.end = irb_binary(eb, IR_MINIMUM, irb_binary(eb, IR_ADD, cstart, pl->chunk), seg_end);
     ir_value *partial = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
-    task_emit_stage(&e, k, PLAN_STREAM_TILE, partial);
+    int rmax = -1, rsum = -1;
+    bool online = task_online_pair(p, k, &rmax, &rsum); /* stages k and k + 1 in one pass */
+    if (online) /* two accumulator tiles: half the tile keeps the registers of one */
+        task_emit_online_stage(&e, k, PLAN_STREAM_TILE / 2, &partial[0], &partial[1]);
+    else
+        task_emit_stage(&e, k, PLAN_STREAM_TILE, partial);
     bool reduces = task_stage_has_reductions(p, k), post = task_stage_has_post(p, k);
     if (!reduces && !post) {
         *b = e.b;
@@ -580,7 +623,7 @@ static void emit_chunk(planner *pl, ir_builder *b, int32_t k, ir_value j, ir_val
     ir_value room = irb_cmp(eb, "lt", task, pl->partials_cap);
     int a = 0;
     for (int r = 0; r < p->nreductions; r++)
-        if (p->place[p->reduction_op[r]] == k)
+        if (p->place[p->reduction_op[r]] == k || (online && r == rsum))
             irb_store_at(eb, pl->partial[r], task, partial[a++], room);
     irb_op(eb, IR_FENCE, NULL, 0, NULL, 0, 0);
     ir_value ticket = i64_of(eb, irb_atomic_add_at(eb, pl->scratch,
@@ -601,10 +644,17 @@ static void emit_chunk(planner *pl, ir_builder *b, int32_t k, ir_value j, ir_val
             ir_value total = merge_partials(pl, &e.b, r, first, n);
             irb_store_at(&e.b, pl->merged[r], j, total, IR_NO_VALUE);
             task_finish_reduction(&e, r, total);
+            if (online) {
+                ir_value sum = merge_online(pl, &e.b, rmax, rsum, first, n, total);
+                irb_store_at(&e.b, pl->merged[rsum], j, sum, IR_NO_VALUE);
+                task_finish_reduction(&e, rsum, sum);
+            }
         }
     irb_store_at(&e.b, pl->scratch, irb_binary(&e.b, IR_ADD, j, irb_int(&e.b, DT_I64, PLAN_HEADER_WORDS)),
                  irb_int(&e.b, DT_I32, 0), IR_NO_VALUE);
     task_emit_post(&e, k, false);
+    if (online)
+        task_emit_post(&e, k + 1, false);
     irb_yield(&e.b, NULL, 0);
     ir_builder other = irb_at_end(pl->m, merge->regions[1], b->loc);
     irb_yield(&other, NULL, 0);
@@ -734,8 +784,12 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     if (schedule != PLAN_SPLIT)
         for (int c = 0; c <= stream_list(pl); c++)
             build_list_section(pl, c);
-    for (int32_t k = 0; k < pl->p.nstages; k++)
+    int rmax, rsum;
+    for (int32_t k = 0; k < pl->p.nstages; k++) {
         build_split_stage(pl, k);
+        if (task_online_pair(&pl->p, k, &rmax, &rsum))
+            k++; /* stage k + 1 ran with k */
+    }
 }
 
 static void strip_stage_attrs(ir_block *b)

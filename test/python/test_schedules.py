@@ -144,6 +144,7 @@ def _plan_lines(text, heading):
 
 def test_plan_reports_every_segment_once(rng):
     lengths = sc.lengths("bimodal", N, rng)
+    lengths[len(lengths) // 2] = 16384  # a segment the plan splits, whatever the draw
     inputs = sc.make_inputs("segmented_softmax", lengths, rng)
     out = sc.new_output("segmented_softmax", inputs)
     arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
@@ -187,6 +188,48 @@ def test_direct_tasks_stream_what_their_group_can(rng, example, distribution, di
     assert "  direct: " + direct + "\n" in text, text
     kernel(example).launch(arguments=arguments)
     sc.check(example, out, inputs, what="%s on %s" % (example, distribution), seed=rng.seed)
+
+
+@pytest.mark.parametrize("example", ["segmented_softmax", "segmented_log_softmax"])
+@pytest.mark.parametrize("schedule", ["split", "auto"])
+def test_one_pass_maximum_and_sum_across_chunks(rng, example, schedule):
+    """A split softmax runs its maximum and its sum of exp(x - maximum) in
+    one pass per chunk (docs/schedules.md) and merges the chunks' sums
+    rescaled to the segment's maximum. The chunks here see very different
+    maxima (one chunk's values 80 above the rest), -inf in whole chunks
+    and in single lanes, a segment of -inf only (NaN, as the two stages
+    give), +inf and NaN: the SIMT executor agrees with the oracle, NaN for
+    NaN."""
+    # On the CPU a split chunk is about an eighth of all elements (16384
+    # here): the first segment is 4 chunks, the second 2 (auto splits the
+    # first: longer than two chunks)
+    lengths = np.array([60000, 20000, 6500, 8200, 5000, 4300, 12000, 3], dtype=np.int64)
+    offsets = sc.offsets_from_lengths(lengths, "int32")
+    values = rng.standard_normal(int(lengths.sum())).astype(np.float32)
+    seg = [values[offsets[i]:offsets[i + 1]] for i in range(len(lengths))]
+    seg[0][36000:37000] += 80.0                 # a late chunk with a far larger maximum
+    seg[1][:17000] = -np.inf                    # a whole chunk of -inf before the values
+    seg[1][18000] = -np.inf                     # and one in the middle
+    seg[2][:] = -np.inf                         # nothing but -inf: NaN
+    seg[3][8100] = np.inf                       # +inf: NaN where exp(inf - inf)
+    seg[4][10] = np.nan                         # NaN
+    seg[5][::2] = -np.inf                       # every other lane -inf
+    seg[6][:] -= 90.0                           # small values: the sum must not underflow
+    seg[6][11999] = 30.0
+    inputs = {"values": values, "offsets": offsets}
+    oracle = sc.new_output(example, inputs)
+    EXAMPLES[example].launch(inputs, oracle)
+    simt = sc.new_output(example, inputs)
+    EXAMPLES[example].launch(inputs, simt, schedule=schedule, executor="simt", unsafe=True)
+    assert np.array_equal(np.isnan(oracle), np.isnan(simt)), "NaN patterns differ"
+    both = ~np.isnan(oracle)
+    assert np.isnan(oracle[offsets[2]:offsets[3]]).all()
+    np.testing.assert_allclose(simt[both], oracle[both], rtol=2e-5, atol=1e-6)
+    text = str(kernel(example).plan(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                               "output_ptr": simt}, schedule=schedule))
+    assert "__split1" not in text and "__split2" in text, text
+    rows = {r[0]: r for r in _plan_lines(text, "segments by policy (segments, elements, tasks):")}
+    assert int(rows["split"][-1]) >= (12 if schedule == "split" else 4), text
 
 
 def test_plan_ir_names_every_task_kernel():

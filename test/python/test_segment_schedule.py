@@ -314,3 +314,135 @@ def test_cuda_launch_path_against_a_fake_driver(tmp_path):
                            capture_output=True, text=True, timeout=120)
     assert child.returncode == 0, child.stdout + child.stderr
     assert "fake driver segment checks passed" in child.stdout
+
+
+# ---- the warm segment launch (PyTorch tensors), against the fake driver and a fake torch -------
+
+WARM_CHILD = r"""
+import ctypes, os, sys, types
+import pytest
+
+# A stand-in for PyTorch with what Swage asks of CUDA tensors (no memory).
+torch = types.ModuleType("torch")
+class dtype:
+    def __init__(self, name): self.name = name
+    def __repr__(self): return "torch." + self.name
+    __str__ = __repr__
+for _name in ("float32", "int32", "int64", "uint8"):
+    setattr(torch, _name, dtype(_name))
+class device:
+    def __init__(self, type_, index=None): self.type, self.index = type_, index
+    def __str__(self): return "%s:%s" % (self.type, self.index)
+torch.device = device
+class Tensor:
+    def __init__(self, address, n, dt, ndim=1, contiguous=True):
+        self.address, self.n, self.dtype, self.ndim, self.contiguous = address, n, dt, ndim, contiguous
+        self.device = device("cuda", 0)
+    is_cuda = True
+    def get_device(self): return 0
+    def data_ptr(self): return self.address
+    def numel(self): return self.n
+    def dim(self): return self.ndim
+    def is_contiguous(self): return self.contiguous
+torch.Tensor = Tensor
+allocated = []
+def empty(n, dtype=None, device=None):
+    allocated.append(n)
+    return Tensor(0x900000 + 0x10000 * len(allocated), n, dtype)
+torch.empty = empty
+torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda d: 0xABC)
+torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
+sys.modules["torch"] = torch
+
+from swage import _native
+import swage
+import test_segment_schedule as t
+from swage_testing import FakeDriverState as State
+
+driver = ctypes.CDLL(os.environ["SWAGE_LIBCUDA"])
+state = State.in_dll(driver, "fake_state")
+assert _native.PACKED_SEGMENTS
+
+converts = []
+general = swage.JITFunction._convert_arguments
+def counting(self, arguments):
+    converts.append(1)
+    return general(self, arguments)
+swage.JITFunction._convert_arguments = counting
+
+def args(segments=7, values=3000, offsets_dtype=torch.int64):
+    return {"values_ptr": Tensor(0x10000, values, torch.float32),
+            "offsets_ptr": Tensor(0x20000, segments + 1, offsets_dtype),
+            "out_ptr": Tensor(0x30000, segments, torch.float32)}
+k = t.segment_sum
+state.nparams_recorded = 4
+
+# The first launch takes the general path and makes the warm one.
+k.launch(arguments=args(), unsafe=True)
+assert len(converts) == 1 and k._warm_segment_attempt is not None
+launches, memsets, scratch = state.launches, state.memsets, len(allocated)
+# The same kinds again: no conversion, the same kernels, arguments and scratch.
+k.launch(arguments=args(), unsafe=True)
+assert len(converts) == 1, "the warm path converted the arguments"
+assert state.launches - launches == 3 and state.memsets == memsets + 1
+assert len(allocated) == scratch + 1 and allocated[-1] == allocated[-2]
+assert [state.params[i] for i in range(4)] == [0x10000, 0x20000, 0x30000, 3000]
+assert state.stream == 0xABC
+# Checked, another schedule, other sizes: still warm (the scratch follows the plan).
+k.launch(arguments=args(values=5000))
+k.launch(arguments=args(), schedule="cta", unsafe=True)
+assert list(state.grid) == [7, 1, 1] and list(state.block) == [256, 1, 1]
+k.launch(arguments=args(segments=70000, values=1 << 22), unsafe=True)
+assert state.params[3] == 1 << 22
+assert allocated[-1] > allocated[-2], allocated[-3:]
+assert len(converts) == 1
+# No segments: nothing runs, warm or not.
+launches = state.launches
+k.launch(arguments=args(segments=0))
+assert state.launches == launches and len(converts) == 1
+# What the warm path is not for goes to the general path, which decides.
+k.launch(arguments=args(offsets_dtype=torch.int32), unsafe=True)   # a new specialisation
+assert len(converts) == 2
+k.launch(arguments=args(offsets_dtype=torch.int32), unsafe=True)   # now warm too
+assert len(converts) == 2
+bad = args()
+bad["offsets_ptr"] = Tensor(0x20000, 8, torch.int64, ndim=2)
+with pytest.raises(ValueError, match="must be 1-D"):
+    k.launch(arguments=bad)
+bad = args()
+bad["values_ptr"] = Tensor(0x10000, 3000, torch.float32, contiguous=False)
+with pytest.raises(ValueError, match="not contiguous"):
+    k.launch(arguments=bad)
+with pytest.raises(ValueError, match="schedule"):
+    k.launch(arguments=args(), schedule="fastest")
+with pytest.raises(TypeError, match="leave grid out"):
+    k.launch(arguments=args(), grid=(7,))
+with pytest.raises(TypeError, match="missing argument"):
+    k.launch(arguments={"values_ptr": args()["values_ptr"], "offsets_ptr": args()["offsets_ptr"]})
+with pytest.raises(TypeError, match="unsafe must be True or False"):
+    k.launch(arguments=args(), unsafe=1)
+assert len(converts) == 8
+print("warm segment launches passed")
+"""
+
+
+def test_warm_segment_launches_against_a_fake_driver(tmp_path):
+    """Repeated GPU launches of a segment program with PyTorch tensors skip
+    the general path's conversion (a stand-in for PyTorch and the fake
+    driver of test/python/fake_libcuda.c), with the same kernels,
+    parameters, stream and scratch as the general path, for every schedule,
+    checked or not; calls it is not for reach the general path and its
+    errors."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    driver = str(tmp_path / "libfakecuda.so")
+    try:
+        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
+                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        pytest.skip("cannot build the fake CUDA driver: %s" % e)
+    env = dict(os.environ, SWAGE_LIBCUDA=driver,
+               PYTHONPATH=os.pathsep.join([here] + sys.path))
+    child = subprocess.run([sys.executable, "-c", WARM_CHILD], env=env, cwd=here,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "warm segment launches passed" in child.stdout

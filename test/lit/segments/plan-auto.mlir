@@ -97,8 +97,13 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 
 // -----
 // Softmax on one tile reads its segment once: one load feeds the maximum,
-// the sum of exponentials and the normalised store. Three split kernels,
-// one per stage; stage 1 restores the merged maximum.
+// the sum of exponentials and the normalised store. Split segments are read
+// twice: split0 runs the maximum and the sum of exp(x - maximum) in one
+// pass (each lane keeps a running maximum and its sum, rescaled as the
+// maximum grows; a -inf adds nothing), then the last chunk merges the
+// chunks' maxima and their sums rescaled to the segment's maximum (NaN
+// when that is -inf, as the two stages give); split2 restores both merged
+// results and stores.
 // CHECK-LABEL: func.func @segmented_softmax__direct_subwarp4(
 // CHECK:         "sw.if"
 // CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xi1>, tensor<4xf32>) -> tensor<4xf32>
@@ -111,9 +116,23 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xf32>, tensor<4xi1>) -> ()
 // CHECK:         }, {
 // CHECK-LABEL: func.func @segmented_softmax__split0(
-// CHECK-LABEL: func.func @segmented_softmax__split1(
-// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK:             "sw.maximum"(%{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+// CHECK:           }) : (i64, i64, i64, tensor<1024xf32>, tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>)
+// CHECK-NEXT:      "sw.reduce"(%{{[0-9]+}}#0) {kind = "max"} : (tensor<1024xf32>) -> f32
+// CHECK:           "sw.exp"
+// CHECK:           "sw.reduce"(%{{[0-9]+}}) {kind = "sum"} : (tensor<1024xf32>) -> f32
+// CHECK:             %[[M:[0-9]+]] = "sw.reduce"(%{{[0-9]+}}) {kind = "max"} : (tensor<256xf32>) -> f32
+// CHECK:             "sw.exp"
+// CHECK:             %[[D:[0-9]+]] = "sw.reduce"(%{{[0-9]+}}) {kind = "sum"} : (tensor<256xf32>) -> f32
+// CHECK-NEXT:        %[[LOW:[0-9]+]] = "sw.constant"() {value = 0xFF800000 : f32} : () -> f32
+// CHECK-NEXT:        %[[NAN:[0-9]+]] = "sw.constant"() {value = 0x7FC00000 : f32} : () -> f32
+// CHECK-NEXT:        %[[EMPTY:[0-9]+]] = "sw.cmp"(%[[M]], %[[LOW]]) {predicate = "eq"} : (f32, f32) -> i1
+// CHECK-NEXT:        "sw.select"(%[[EMPTY]], %[[NAN]], %[[D]]) : (i1, f32, f32) -> f32
+// CHECK-NOT:   func.func @segmented_softmax__split1(
 // CHECK-LABEL: func.func @segmented_softmax__split2(
+// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
+// CHECK-NEXT:    "sw.addptr"(%__merged1,
+// CHECK-NEXT:    "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
 // The last stage only stores: no ticket.
 // CHECK-NOT:     "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
 // CHECK:         "func.return"
