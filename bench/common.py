@@ -2,7 +2,7 @@
 `swage` importable, the record every result file carries (date, GPU,
 commit, command), timing with triton.testing.do_bench, and the table.
 
-Method (/work/.library/device/METHOD.md, summarised): correctness first on
+Method (docs/testing.md, "The segments benchmark"): correctness first on
 fresh random inputs with outputs poisoned by NaN; warm up before timing;
 time with CUDA events and report the median; time each variant twice and
 report the spread; count the fewest bytes each variant must move.

@@ -3,7 +3,7 @@
 
 bench/vector_add.py measures the whole warm launch of Swage and Triton; this
 script splits Swage's into its parts, so that an optimisation can be aimed
-(METHOD.md: count first, predict, measure, look back). Everything is the
+(count first, predict, measure, look back: docs/testing.md). Everything is the
 vector add of bench/vector_add.py, one CTA (1024 elements), warm.
 
 Two ways of timing a stream of launches:

@@ -24,7 +24,7 @@ elements, so one-outlier is 2^20 x 32 plus one of 2^25 and few-huge is
   then .sum(dim=1) / .amax(dim=1) / torch.softmax(nt, dim=1);
 - and the device copy (torch copy_ of 2^27 floats, bytes read + written).
 
-Method (/work/.library/device/METHOD.md): each peer's result, and each
+Method (docs/testing.md, "The segments benchmark"): each peer's result, and each
 Swage schedule's, is checked against a float64 reference
 (segment_cases.torch_reference; tolerance 4x the GPU suite's, NaN never
 passes) before it is timed, with its output poisoned by NaN where the peer

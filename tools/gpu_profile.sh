@@ -70,7 +70,7 @@ for r in data:
                 v = float(g(r, k))
             if s == "us":
                 unit = units[col[k]]
-                v = v / 1000 if unit == "nsecond" else v * 1000 if unit == "msecond" else v
+                v = v / 1000 if unit in ("ns", "nsecond") else v * 1000 if unit in ("ms", "msecond") else v
             if s == "Minst":
                 v /= 1e6
             out.append("%9.1f" % v if abs(v) < 1e6 else "%9.3g" % v)

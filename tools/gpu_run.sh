@@ -6,7 +6,7 @@
 # (test/python), the vector-add benchmark, the launch-overhead breakdown and
 # the segments benchmark. The results land in $OUT (default
 # /tmp/swage-gpu-out): logs.txt (every step's log, in order), vector_add.json,
-# launch_breakdown.json, segments.json and segments.png. A failing
+# launch_breakdown.json, small_batch.json, segments.json and segments.png. A failing
 # step is reported and the others still run; the tables are printed last
 # (the segments table last of all); the exit status is 1 if any step failed.
 # Safe to run again on the same machine (incremental build).
@@ -15,7 +15,7 @@
 #   SWAGE_COMMIT=<sha> tools/gpu_run.sh   # names the commit where .git is absent
 #   SWAGE_GPU_STEPS=unit,segments,sanitize,segbench tools/gpu_run.sh
 #       # only these steps (the build always runs); all of them by default:
-#       # unit gpu segments cpu vecadd launch sanitize segbench
+#       # unit gpu segments cpu vecadd launch sanitize smallbatch segbench
 #
 # The sanitize step runs every schedule of a few segment programs
 # (tools/gpu_sanitize.py) under compute-sanitizer's memcheck and racecheck.
@@ -40,7 +40,7 @@ merge_logs() {
     local name file
     : > "$OUT/logs.txt"
     for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
-                launch_breakdown memcheck racecheck segments_bench segments; do
+                launch_breakdown memcheck racecheck small_batch segments_bench segments; do
         for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
             [ -f "$file" ] || continue
             printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
@@ -106,7 +106,7 @@ if [ ! -f "$SWAGE_LIB" ]; then
     printf '\n== summary\n'; printf '%s\n' "${SUMMARY[@]}"
     exit 1
 fi
-STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,segbench},"
+STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,smallbatch,segbench},"
 want() { [[ "$STEPS" == *",$1,"* ]]; }
 SANITIZER="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 
@@ -128,6 +128,8 @@ if want sanitize; then
     run "racecheck (schedules)" 240 "$LOGS/racecheck.log" \
         env SWAGE_SANITIZE_N=8192 "$SANITIZER" --tool racecheck --report-api-errors no --error-exitcode 1 "$PY" tools/gpu_sanitize.py
 fi
+want smallbatch && run "small batch" 60 "$LOGS/small_batch.log" \
+    "$PY" bench/small_batch.py --json "$OUT/small_batch.json"
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
 want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + 70 ))" \
