@@ -350,21 +350,8 @@ class JITFunction:
         launches with the same argument kinds, tensor dtypes and constexprs
         take _WarmSegmentLauncher's path."""
         torch = sys.modules.get("torch")
-        if torch is None or type(arguments) is not dict or not _warm_constexprs_ok(constexprs):
-            return
-        kinds = []
-        for c in converted:
-            value = arguments.get(c.name, _MISSING)
-            if type(value) is torch.Tensor and c.origin == "torch":
-                kinds.append("tensor")
-            elif type(value) is int and c.type == "i32":
-                kinds.append("int")
-            elif type(value) is float and c.type == "f32":
-                kinds.append("float")
-            else:
-                return  # a default, a CuPy array, a bool, an int64, a NumPy scalar...
-        kinds = tuple(kinds)
-        if kinds[facts[0]] != "tensor":
+        kinds = _warm_kinds(torch, arguments, converted)
+        if kinds is None or kinds[facts[0]] != "tensor" or not _warm_constexprs_ok(constexprs):
             return
         warm = self._warm_segments.get(kinds)
         if warm is None or warm.torch is not torch:
@@ -388,24 +375,11 @@ class JITFunction:
         with the same argument kinds, tensor dtypes and constexprs take the
         warm path (_WarmLauncher) straight to the kernel."""
         torch = sys.modules.get("torch")
-        if torch is None or type(arguments) is not dict:
-            return
-        kinds = []
-        for c in converted:
-            value = arguments.get(c.name, _MISSING)
-            if type(value) is torch.Tensor and c.origin == "torch":
-                kinds.append(c.type)                          # "*f32": a tensor
-            elif type(value) is int and c.type == "i32":
-                kinds.append("int")
-            elif type(value) is float and c.type == "f32":
-                kinds.append("float")
-            else:
-                return  # a default, a CuPy array, a bool, an int64, a NumPy scalar...
-        if not any(kind.startswith("*") for kind in kinds):
+        kinds = _warm_kinds(torch, arguments, converted)
+        if kinds is None or "tensor" not in kinds:
             return  # no tensor to take the device from
         if not _warm_constexprs_ok(constexprs):
             return
-        kinds = tuple("tensor" if kind.startswith("*") else kind for kind in kinds)
         warm = self._warm.get(kinds)
         if warm is None or warm.torch is not torch:
             warm = _WarmLauncher(self.__name__, [c.name for c in converted],
@@ -583,6 +557,28 @@ class Plan:
 
     def __repr__(self):
         return "<swage plan, schedule %r, %d segments>" % (self.schedule, self.segments)
+
+
+def _warm_kinds(torch, arguments, converted):
+    """The argument kinds of a launch for a warm path: per runtime argument
+    "tensor" (a PyTorch tensor), "int" (a Python int of an i32 parameter) or
+    "float" (a Python float of an f32 one); None when torch is not loaded,
+    the arguments are not a dict, or any argument is something else (a
+    default, a CuPy array, a bool, an int64, a NumPy scalar...)."""
+    if torch is None or type(arguments) is not dict:
+        return None
+    kinds = []
+    for c in converted:
+        value = arguments.get(c.name, _MISSING)
+        if type(value) is torch.Tensor and c.origin == "torch":
+            kinds.append("tensor")
+        elif type(value) is int and c.type == "i32":
+            kinds.append("int")
+        elif type(value) is float and c.type == "f32":
+            kinds.append("float")
+        else:
+            return None
+    return tuple(kinds)
 
 
 def _warm_constexprs_ok(constexprs):

@@ -510,6 +510,23 @@ static void build_list_section(planner *pl, int c)
 
 /* ---- split stages --------------------------------------------------------------- */
 
+/* The partials a merge reads per step: one CTA's threads, one each. */
+enum { MERGE_TILE = PLAN_CTA_THREADS };
+
+/* partial[at + lane] for lanes up to `end`, `other` past it (at: a merge
+ * loop's induction variable). */
+static ir_value load_partials(ir_builder *in, ir_value partial, ir_value at, ir_value end, ir_value other)
+{
+    ir_dtype acc = (ir_dtype)ir_value_type(in->m, other).dtype;
+    ir_type i64_tile = ir_type_tile(DT_I64, MERGE_TILE);
+    ir_value index = irb_binary(in, IR_ADD, irb_splat(in, at, i64_tile),
+                                irb_cast(in, irb_arange(in, MERGE_TILE), i64_tile));
+    ir_value mask = irb_cmp(in, "lt", index, irb_splat(in, end, i64_tile));
+    ir_value ptrs = irb_binary(in, IR_ADDPTR, irb_splat(in, partial, ir_type_ptr_tile(acc, MERGE_TILE)), index);
+    ir_value operands[3] = {ptrs, mask, other};
+    return irb(in, IR_LOAD, operands, 3, ir_type_tile(acc, MERGE_TILE));
+}
+
 /* Merges reduction r's chunk partials [first, first + n) in chunk order:
  * tiles of the CTA's threads, combined, then reduced. */
 static ir_value merge_partials(planner *pl, ir_builder *b, int r, ir_value first, ir_value n)
@@ -517,23 +534,14 @@ static ir_value merge_partials(planner *pl, ir_builder *b, int r, ir_value first
     const ir_op *reduce = pl->p.ops[pl->p.reduction_op[r]];
     const char *kind = ir_attr_get(reduce, "kind")->s;
     ir_dtype acc = task_reduction_acc(&pl->p, r);
-    int32_t tile = PLAN_CTA_THREADS;
-    ir_type acc_tile = ir_type_tile(acc, tile);
     ir_scalar identity;
     ir_eval_reduce_identity(kind, acc, &identity);
-    ir_value init = irb_const(b, acc_tile, identity);
+    ir_value init = irb_const(b, ir_type_tile(acc, MERGE_TILE), identity);
     ir_value end = irb_binary(b, IR_ADD, first, n);
-    ir_op *loop = irb_for(b, first, end, irb_int(b, DT_I64, tile), &init, 1);
+    ir_op *loop = irb_for(b, first, end, irb_int(b, DT_I64, MERGE_TILE), &init, 1);
     ir_block *body = loop->regions[0];
     ir_builder in = irb_at_end(pl->m, body, b->loc);
-    ir_type i64_tile = ir_type_tile(DT_I64, tile);
-    ir_value index = irb_binary(&in, IR_ADD, irb_splat(&in, body->args[0], i64_tile),
-                                irb_cast(&in, irb_arange(&in, tile), i64_tile));
-    ir_value mask = irb_cmp(&in, "lt", index, irb_splat(&in, end, i64_tile));
-    ir_value ptrs = irb_binary(&in, IR_ADDPTR,
-                               irb_splat(&in, pl->partial[r], ir_type_ptr_tile(acc, tile)), index);
-    ir_value operands[3] = {ptrs, mask, init};
-    ir_value x = irb(&in, IR_LOAD, operands, 3, acc_tile);
+    ir_value x = load_partials(&in, pl->partial[r], body->args[0], end, init);
     ir_value next = irb_binary(&in, ir_reduce_combine_op(kind), body->args[1], x);
     irb_yield(&in, &next, 1);
     ir_value total = irb(b, IR_REDUCE, &loop->results[0], 1, ir_type_scalar(acc));
@@ -549,25 +557,15 @@ static ir_value merge_online(planner *pl, ir_builder *b, int rmax, int rsum, ir_
                              ir_value top)
 {
     ir_dtype acc = task_reduction_acc(&pl->p, rsum);
-    int32_t tile = PLAN_CTA_THREADS;
-    ir_type acc_tile = ir_type_tile(acc, tile);
+    ir_type acc_tile = ir_type_tile(acc, MERGE_TILE);
     ir_value init = irb_const(b, acc_tile, (ir_scalar){.f = 0.0});
     ir_value lowest = irb_const(b, acc_tile, (ir_scalar){.f = -INFINITY});
     ir_value end = irb_binary(b, IR_ADD, first, n);
-    ir_op *loop = irb_for(b, first, end, irb_int(b, DT_I64, tile), &init, 1);
+    ir_op *loop = irb_for(b, first, end, irb_int(b, DT_I64, MERGE_TILE), &init, 1);
     ir_block *body = loop->regions[0];
     ir_builder in = irb_at_end(pl->m, body, b->loc);
-    ir_type i64_tile = ir_type_tile(DT_I64, tile);
-    ir_value index = irb_binary(&in, IR_ADD, irb_splat(&in, body->args[0], i64_tile),
-                                irb_cast(&in, irb_arange(&in, tile), i64_tile));
-    ir_value mask = irb_cmp(&in, "lt", index, irb_splat(&in, end, i64_tile));
-    ir_value mptrs = irb_binary(&in, IR_ADDPTR, irb_splat(&in, pl->partial[rmax], ir_type_ptr_tile(acc, tile)),
-                                index);
-    ir_value dptrs = irb_binary(&in, IR_ADDPTR, irb_splat(&in, pl->partial[rsum], ir_type_ptr_tile(acc, tile)),
-                                index);
-    ir_value mops[3] = {mptrs, mask, lowest}, dops[3] = {dptrs, mask, init};
-    ir_value m = irb(&in, IR_LOAD, mops, 3, acc_tile);
-    ir_value d = irb(&in, IR_LOAD, dops, 3, acc_tile);
+    ir_value m = load_partials(&in, pl->partial[rmax], body->args[0], end, lowest);
+    ir_value d = load_partials(&in, pl->partial[rsum], body->args[0], end, init);
     ir_value part = task_online_rescale(&in, m, d, irb_splat(&in, top, acc_tile));
     ir_value next = irb_binary(&in, IR_ADD, body->args[1], part);
     irb_yield(&in, &next, 1);

@@ -204,3 +204,27 @@ class FakeDriverState(ctypes.Structure):
         ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
         ("launch_result", ctypes.c_int), ("memsets", ctypes.c_long),
         ("memset_words", ctypes.c_uint64)]
+
+
+def run_with_fake_driver(tmp_path, source, done):
+    """Runs the Python `source` in a child process whose CUDA driver is the
+    fake one (test/python/fake_libcuda.c, built here into tmp_path, its
+    path in $SWAGE_LIBCUDA), with this folder on the path; asserts that it
+    exits 0 and prints `done`. Skips the test when the driver cannot be
+    built."""
+    import pytest
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    driver = str(tmp_path / "libfakecuda.so")
+    try:
+        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
+                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        pytest.skip("cannot build the fake CUDA driver: %s" % e)
+    env = dict(os.environ, SWAGE_LIBCUDA=driver,
+               PYTHONPATH=os.pathsep.join([here] + sys.path))
+    child = subprocess.run([sys.executable, "-c", source], env=env, cwd=here,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert done in child.stdout, child.stdout

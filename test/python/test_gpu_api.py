@@ -5,9 +5,7 @@ streams, argument structs), with the driver call replaced by a recorder.
 The real GPU runs are in test/gpu (run on a GPU machine by tools/gpu_run.sh).
 """
 
-import os
 import struct
-import subprocess
 import sys
 import types
 
@@ -17,7 +15,7 @@ import pytest
 import swage as sw
 import swage.language as sl
 from swage import _native
-from swage_testing import assert_same
+from swage_testing import assert_same, run_with_fake_driver
 
 
 @sw.jit
@@ -664,16 +662,4 @@ def test_launch_path_against_a_fake_driver(tmp_path):
     """Everything after Python, through the real C library: warm and general
     launches, parameter packing, contexts pushed only when not current,
     several devices, driver errors, threads (test/python/fake_libcuda.c)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    driver = str(tmp_path / "libfakecuda.so")
-    try:
-        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
-                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        pytest.skip("cannot build the fake CUDA driver: %s" % e)
-    env = dict(os.environ, SWAGE_LIBCUDA=driver,
-               PYTHONPATH=os.pathsep.join([here] + sys.path))
-    child = subprocess.run([sys.executable, "-c", FAKE_DRIVER_CHILD], env=env, cwd=here,
-                           capture_output=True, text=True, timeout=120)
-    assert child.returncode == 0, child.stdout + child.stderr
-    assert "fake driver checks passed" in child.stdout
+    run_with_fake_driver(tmp_path, FAKE_DRIVER_CHILD, "fake driver checks passed")

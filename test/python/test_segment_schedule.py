@@ -20,7 +20,6 @@ buffer.
 """
 
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -29,6 +28,7 @@ import pytest
 import swage as sw
 import swage.language as sl
 import segment_cases as sc
+from swage_testing import run_with_fake_driver
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES_DIR = os.path.join(REPO, "examples")
@@ -301,19 +301,7 @@ def test_cuda_launch_path_against_a_fake_driver(tmp_path):
     cleared once, the offsets check's flag read through the driver, the C
     API's grid checks (test/python/fake_libcuda.c stands in for the
     driver)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    driver = str(tmp_path / "libfakecuda.so")
-    try:
-        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
-                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        pytest.skip("cannot build the fake CUDA driver: %s" % e)
-    env = dict(os.environ, SWAGE_LIBCUDA=driver,
-               PYTHONPATH=os.pathsep.join([here] + sys.path))
-    child = subprocess.run([sys.executable, "-c", FAKE_DRIVER_CHILD], env=env, cwd=here,
-                           capture_output=True, text=True, timeout=120)
-    assert child.returncode == 0, child.stdout + child.stderr
-    assert "fake driver segment checks passed" in child.stdout
+    run_with_fake_driver(tmp_path, FAKE_DRIVER_CHILD, "fake driver segment checks passed")
 
 
 # ---- the warm segment launch (PyTorch tensors), against the fake driver and a fake torch -------
@@ -433,16 +421,4 @@ def test_warm_segment_launches_against_a_fake_driver(tmp_path):
     parameters, stream and scratch as the general path, for every schedule,
     checked or not; calls it is not for reach the general path and its
     errors."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    driver = str(tmp_path / "libfakecuda.so")
-    try:
-        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
-                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        pytest.skip("cannot build the fake CUDA driver: %s" % e)
-    env = dict(os.environ, SWAGE_LIBCUDA=driver,
-               PYTHONPATH=os.pathsep.join([here] + sys.path))
-    child = subprocess.run([sys.executable, "-c", WARM_CHILD], env=env, cwd=here,
-                           capture_output=True, text=True, timeout=120)
-    assert child.returncode == 0, child.stdout + child.stderr
-    assert "warm segment launches passed" in child.stdout
+    run_with_fake_driver(tmp_path, WARM_CHILD, "warm segment launches passed")
