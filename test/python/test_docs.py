@@ -118,15 +118,13 @@ PROGRAMS = _programs()
 
 
 def _gpu_reason():
-    """None when a GPU block can run here, else why not."""
-    try:
-        import torch
-    except ImportError:
-        return "PyTorch is not installed"
-    if not torch.cuda.is_available():
-        return "PyTorch sees no CUDA device"
-    from swage import _native
-    return _native.cuda_unavailable_reason()
+    """None when a GPU block can run here, else why not (as the examples
+    decide it)."""
+    examples = os.path.join(REPO, "examples")
+    if examples not in sys.path:
+        sys.path.insert(0, examples)
+    import _example
+    return _example.gpu_problem()
 
 
 def _environment(tmp_path, build_dir):
