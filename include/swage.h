@@ -30,6 +30,7 @@ typedef enum swage_status {
     SWAGE_ERROR_RUNTIME = 3,          /* execution failed (e.g. out-of-bounds access) */
     SWAGE_ERROR_OUT_OF_MEMORY = 4,
     SWAGE_ERROR_INTERNAL = 5,         /* a Swage bug: please report it */
+    SWAGE_ERROR_INTERRUPTED = 6,      /* a CPU launch stopped by its cancel flag (swageCpuSetCancelFlag) */
 } swage_status;
 
 /* ---- errors ------------------------------------------------------------ */
@@ -163,7 +164,17 @@ typedef struct swage_arg {
 /* Runs the kernel on the CPU reference executor over grid[0] x grid[1] x
  * grid[2] programs. `args` are the runtime (non-constexpr) parameters in
  * source order. Synchronous. Out-of-bounds accesses are reported as
- * SWAGE_ERROR_RUNTIME, never performed. */
+ * SWAGE_ERROR_RUNTIME, never performed.
+ *
+ * A CPU launch that fails, whatever the error (an out-of-bounds access in
+ * its last program, SWAGE_ERROR_INTERRUPTED, out of memory), leaves every
+ * buffer argument exactly as it was before the call, also when buffers
+ * alias: before a launch first writes into a 4 KiB block of a buffer it
+ * copies the block aside, and a failed launch copies every saved block
+ * back. This holds for all three CPU entry points, a segment program's
+ * schedule on the SIMT executor included. The cost: a bit test per stored
+ * element and one copy of each block written (memory for the copies, freed
+ * when the launch returns). */
 swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid[3],
                                   const swage_arg *args, int nargs, swage_error **error);
 
@@ -177,6 +188,20 @@ swage_status swageKernelLaunchCpu(const swage_kernel *kernel, const int64_t grid
  * as on the GPU. */
 swage_status swageKernelLaunchCpuSimt(const swage_kernel *kernel, const int64_t grid[3],
                                       const swage_arg *args, int nargs, swage_error **error);
+
+/* Makes the CPU launches of the calling thread (swageKernelLaunchCpu,
+ * swageKernelLaunchCpuSimt, swageKernelLaunchSegmentsCpuSimt) poll *flag
+ * before every program or CTA and every loop iteration, with a relaxed
+ * atomic load: once it reads nonzero, the launch stops and returns
+ * SWAGE_ERROR_INTERRUPTED with every buffer as it was before the call
+ * (above), within milliseconds. The flag is the caller's: another thread,
+ * or a signal handler the caller installed, sets it (the library installs
+ * no signal handler), and the caller clears it before the next launch.
+ * NULL stops the polling. Returns the thread's previous flag. The Python
+ * package runs the CPU launches of its main thread on a helper thread that
+ * polls such a flag, so Ctrl-C stops them with KeyboardInterrupt
+ * (docs/api.md). */
+const volatile int *swageCpuSetCancelFlag(const volatile int *flag);
 
 /* ---- GPU ---------------------------------------------------------------- */
 

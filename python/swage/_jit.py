@@ -19,9 +19,12 @@ Python where the general path takes tens. That generated code becomes the
 kernel's `launch` attribute, so a warm call is one Python frame.
 """
 
+import ctypes
 import functools
 import inspect
 import operator
+import os
+import queue
 import re
 import struct
 import sys
@@ -306,7 +309,7 @@ class JITFunction:
             if self._warm_ok:
                 self._remember_warm(arguments, constexprs, converted, kernel)
         else:
-            _native.launch_cpu(kernel, grid3, args, executor)
+            _run_cpu(_native.launch_cpu, kernel, grid3, args, executor)
         return None
 
     def _launch_segments(self, kernel, facts, converted, arguments, constexprs, args, on_gpu,
@@ -326,9 +329,9 @@ class JITFunction:
             if not unsafe:
                 _offsets.check_host(self.__name__, facts, converted, arguments)
             if executor == "semantic":
-                _native.launch_cpu(kernel, [segments, 1, 1], args, executor)
+                _run_cpu(_native.launch_cpu, kernel, [segments, 1, 1], args, executor)
                 return
-            if _native.launch_segments_simt(kernel, schedule, args, not unsafe):
+            if _run_cpu(_native.launch_segments_simt, kernel, schedule, args, not unsafe):
                 raise RuntimeError("swage internal error: the offsets of %s passed the host check "
                                    "but the schedule's check flagged them" % self.__name__)
             return
@@ -878,6 +881,121 @@ _WARM_GRID = """\
     if type(g0) is not int or type(g1) is not int or type(g2) is not int:
         return {fail}
 """
+
+
+class _CpuCall:
+    __slots__ = ("fn", "args", "done", "result", "error", "cancelled")
+
+    def __init__(self, fn, args):
+        self.fn, self.args, self.result, self.error, self.cancelled = fn, args, None, None, False
+        self.done = threading.Lock()
+        self.done.acquire()
+
+
+class _CpuRunner:
+    """Runs the CPU launches of the main thread on a helper thread, so that
+    Python's own signal handling reaches them. While the C executor runs on
+    the helper thread, the main thread waits on a lock, where CPython runs
+    signal handlers: Ctrl-C's default handler raises KeyboardInterrupt
+    there (a handler the program installed runs as usual). The wait then
+    sets the helper thread's cancel flag (swageCpuSetCancelFlag), which the
+    executor polls before every program and loop iteration, waits the few
+    milliseconds until the launch has stopped and put every buffer back as
+    it was, and lets the exception go on. No signal handler is installed.
+
+    An exception may arrive at any bytecode, also before the call was
+    queued, so an interrupted call is marked cancelled and queued again: the
+    helper runs a call at most once (never once it is cancelled) and
+    releases its lock each time it takes it from the queue, so the wait
+    below always ends, and never before the launch has stopped."""
+
+    def __init__(self):
+        self.flag = ctypes.c_int(0)
+        self.calls = queue.SimpleQueue()
+        self.busy = False
+        self.thread = threading.Thread(target=self._serve, name="swage-cpu-launch", daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        _native.set_cancel_flag(self.flag)
+        while True:
+            call = self.calls.get()
+            if not call.cancelled and call.fn is not None:
+                try:
+                    call.result = call.fn(*call.args)
+                except BaseException as e:  # handed to the caller
+                    call.error = e
+                call.fn = call.args = None
+            try:
+                call.done.release()
+            except RuntimeError:
+                pass  # a cancelled call queued twice
+
+    def run(self, fn, *args):
+        if self.busy:  # a signal handler launching while a launch runs
+            return fn(*args)
+        self.busy = True
+        call = _CpuCall(fn, args)
+        try:
+            self.flag.value = 0
+            self.calls.put(call)
+            call.done.acquire()
+        except BaseException:
+            call.cancelled = True
+            self.flag.value = 1
+            while True:
+                try:
+                    self.calls.put(call)
+                    break
+                except BaseException:
+                    pass
+            while True:
+                try:
+                    call.done.acquire()
+                    break
+                except BaseException:
+                    pass  # a second Ctrl-C: the launch is stopping anyway
+            raise
+        finally:
+            self.busy = False
+        error, call.error = call.error, None
+        if error is not None:
+            try:
+                raise error
+            finally:
+                error = None
+        return call.result
+
+
+_cpu_runner = None
+_cpu_runner_lock = threading.Lock()
+
+
+def _run_cpu(fn, *args):
+    """fn(*args), a CPU launch: on the helper thread (_CpuRunner) when
+    called from the main thread, where signals are handled; inline on
+    other threads (CPython runs signal handlers only on the main thread)."""
+    global _cpu_runner
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    runner = _cpu_runner
+    if runner is None:
+        with _cpu_runner_lock:
+            if _cpu_runner is None and _native.CPU_CANCEL:
+                _cpu_runner = _CpuRunner()
+            runner = _cpu_runner
+        if runner is None:  # a library without swageCpuSetCancelFlag
+            return fn(*args)
+    return runner.run(fn, *args)
+
+
+def _forget_cpu_runner():
+    global _cpu_runner, _cpu_runner_lock
+    _cpu_runner, _cpu_runner_lock = None, threading.Lock()  # its thread is not in the child
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_cpu_runner)
 
 
 class _Scratch:

@@ -22,6 +22,7 @@ ERROR_INVALID_ARGUMENT = 2
 ERROR_RUNTIME = 3
 ERROR_OUT_OF_MEMORY = 4
 ERROR_INTERNAL = 5
+ERROR_INTERRUPTED = 6
 
 # swage_arg_kind
 ARG_BUFFER = 0
@@ -198,11 +199,17 @@ _optional = {
         "swageKernelNumHiddenParams", ctypes.c_int, [_KernelPtr]),
     "swageKernelHiddenParamSource": _declare_optional(
         "swageKernelHiddenParamSource", ctypes.c_int, [_KernelPtr, ctypes.c_int]),
+    # the calling thread's cancel flag for CPU launches (a c_int, or None)
+    "swageCpuSetCancelFlag": _declare_optional(
+        "swageCpuSetCancelFlag", ctypes.c_void_p, [ctypes.POINTER(ctypes.c_int)]),
     "swageCudaCopyToHost": _declare_optional(
         "swageCudaCopyToHost", _c_status,
         [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t,
          ctypes.POINTER(_ErrorPtr)]),
 }
+
+
+CPU_CANCEL = _optional["swageCpuSetCancelFlag"] is not None
 
 
 def _require(name):
@@ -238,6 +245,8 @@ def raise_error(status, error):
             exc = MemoryError(rendered)
         elif status == ERROR_INTERNAL:
             exc = RuntimeError("swage internal error (please report it): " + rendered)
+        elif status == ERROR_INTERRUPTED:
+            exc = KeyboardInterrupt(rendered)
         else:
             exc = RuntimeError(rendered)
     finally:
@@ -388,6 +397,18 @@ def _take_text(status, text, error):
         return ctypes.string_at(text.value).decode("utf-8") if text.value else ""
     finally:
         lib.swageFree(text)
+
+
+def set_cancel_flag(flag):
+    """Makes the calling thread's CPU launches poll `flag` (a ctypes.c_int
+    the caller keeps alive; None: no flag): a launch that sees it nonzero
+    stops with every buffer as it was and raises KeyboardInterrupt. False
+    when the library has no swageCpuSetCancelFlag (an older build)."""
+    fn = _optional["swageCpuSetCancelFlag"]
+    if fn is None:
+        return False
+    fn(ctypes.byref(flag) if flag is not None else None)
+    return True
 
 
 def launch_cpu(kernel, grid, args, executor="semantic"):

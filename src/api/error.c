@@ -14,6 +14,7 @@ swage_status api_status_of(diag_kind kind)
     case DIAG_RUNTIME: return SWAGE_ERROR_RUNTIME;
     case DIAG_NOMEM: return SWAGE_ERROR_OUT_OF_MEMORY;
     case DIAG_INTERNAL: return SWAGE_ERROR_INTERNAL;
+    case DIAG_INTERRUPTED: return SWAGE_ERROR_INTERRUPTED;
     }
     return SWAGE_ERROR_INTERNAL;
 }

@@ -117,7 +117,10 @@ plan_value plan_hidden_value(const plan_info *info, const plan_runtime *rt, int 
  * `args` are the program's runtime arguments, numel the element counts of
  * its segment buffers (the hidden counts), the machine a small fixed one
  * (PLAN_CPU_MULTIPROCESSORS x PLAN_CPU_CTAS_PER_SM resident CTAs). With
- * `check`, *bad tells whether the direct kernel flagged the offsets. */
+ * `check`, *bad tells whether the direct kernel flagged the offsets (the
+ * kernels ran, clamping them, as on a GPU). When a kernel fails (false with
+ * d set), every argument buffer is put back as it was before the first
+ * kernel ran. */
 enum { PLAN_CPU_MULTIPROCESSORS = 2, PLAN_CPU_CTAS_PER_SM = 2 };
 struct cpu_arg;
 void plan_cpu_sizes(const plan_info *info, int64_t segments, const int64_t *numel, int nnumel, plan_sizes *sz);

@@ -1,7 +1,11 @@
 /* run_cpu.c - requires a module lowered from a planned segment program
  * and its plan_info; runs the launch's kernels on the CPU SIMT executor
  * exactly as a GPU launch would run them (the same plan, scratch and
- * hidden parameters), so CI checks every schedule's logic with no GPU. */
+ * hidden parameters), so CI checks every schedule's logic with no GPU.
+ * The kernels share one journal (cpu_exec.h): when one fails, every
+ * argument buffer is put back as it was before the first. (Offsets that the
+ * check flags are no failure: the kernels clamp them and write what a GPU
+ * writes, as the tests of the schedules' clamping expect.) */
 #include "launch.h"
 #include "../backends/cpu/cpu_exec.h"
 
@@ -33,8 +37,9 @@ bool plan_run_cpu_simt(const ir_module *simt, const plan_info *info, const cpu_a
     int nargs = info->nruntime + info->nhidden;
     unsigned char *scratch = calloc(rt.scratch_bytes + 16, 1);
     cpu_arg *all = calloc((size_t)nargs + 1, sizeof *all);
-    if (!scratch || !all) {
-        free(scratch), free(all);
+    cpu_journal *journal = cpu_journal_new();
+    if (!scratch || !all || !journal) {
+        free(scratch), free(all), cpu_journal_free(journal);
         diag_error(d, DIAG_NOMEM, "out of memory for a scratch of %zu bytes", rt.scratch_bytes);
         return false;
     }
@@ -42,19 +47,24 @@ bool plan_run_cpu_simt(const ir_module *simt, const plan_info *info, const cpu_a
     for (int h = 0; h < info->nhidden; h++) {
         plan_value v = plan_hidden_value(info, &rt, h, numel, segments, check);
         all[info->nruntime + h] = v.is_pointer
-            ? (cpu_arg){.kind = CPU_ARG_BUFFER, .data = scratch + v.offset, .nelems = v.nelems}
+            ? (cpu_arg){.kind = CPU_ARG_BUFFER, .data = scratch + v.offset, .nelems = v.nelems,
+                        .scratch = true}
             : (cpu_arg){.kind = CPU_ARG_INT, .i = v.value};
     }
     bool ok = true;
     for (int i = 0; ok && i < rt.nlaunches; i++) {
         int64_t grid[3] = {rt.launches[i].grid, 1, 1};
-        ok = cpu_simt_launch_func(simt, info->kernels[rt.launches[i].kernel].func, grid, all, nargs, d);
+        ok = cpu_simt_launch_with(simt, info->kernels[rt.launches[i].kernel].func, grid, all, nargs,
+                                  journal, d);
     }
+    if (!ok)
+        cpu_journal_rollback(journal);
     if (ok && bad) {
         int32_t flag;
         memcpy(&flag, scratch + rt.words_offset, sizeof flag);
         *bad = flag != 0;
     }
+    cpu_journal_free(journal);
     free(scratch);
     free(all);
     return ok;

@@ -551,10 +551,11 @@ static ir_value merge_partials(planner *pl, ir_builder *b, int r, ir_value first
 
 /* The merged sum of an online pair (rmax, rsum) over chunk partials [first,
  * first + n), in chunk order: each chunk's sum of exp(x - its maximum)
- * rescaled to the segment's maximum `top`; NaN when that is -inf (every
- * element -inf: exp(x - max) is NaN for each, as the two stages give). */
+ * rescaled to the segment's maximum `top`; NaN when that is -inf and the
+ * segment is not empty (every element -inf: exp(x - max) is NaN for each,
+ * as the two stages give; an empty segment's sum is 0). */
 static ir_value merge_online(planner *pl, ir_builder *b, int rmax, int rsum, ir_value first, ir_value n,
-                             ir_value top)
+                             ir_value top, ir_value nonempty)
 {
     ir_dtype acc = task_reduction_acc(&pl->p, rsum);
     ir_type acc_tile = ir_type_tile(acc, MERGE_TILE);
@@ -573,7 +574,8 @@ static ir_value merge_online(planner *pl, ir_builder *b, int rmax, int rsum, ir_
     ir_attr_set_str(pl->m, pl->m->values[total].def, "kind", "sum");
     ir_value low = irb_const(b, ir_type_scalar(acc), (ir_scalar){.f = -INFINITY});
     ir_value nan = irb_const(b, ir_type_scalar(acc), (ir_scalar){.f = NAN});
-    return irb_select(b, irb_cmp(b, "eq", top, low), nan, total);
+    ir_value all_low = irb_binary(b, IR_AND, irb_cmp(b, "eq", top, low), nonempty);
+    return irb_select(b, all_low, nan, total);
 }
 
 /* The merged result of every reduction of stages before k, from the
@@ -643,7 +645,8 @@ static void emit_chunk(planner *pl, ir_builder *b, int32_t k, ir_value j, ir_val
             irb_store_at(&e.b, pl->merged[r], j, total, IR_NO_VALUE);
             task_finish_reduction(&e, r, total);
             if (online) {
-                ir_value sum = merge_online(pl, &e.b, rmax, rsum, first, n, total);
+                ir_value sum = merge_online(pl, &e.b, rmax, rsum, first, n, total,
+                                            irb_cmp(&e.b, "lt", seg_start, seg_end));
                 irb_store_at(&e.b, pl->merged[rsum], j, sum, IR_NO_VALUE);
                 task_finish_reduction(&e, rsum, sum);
             }

@@ -87,6 +87,7 @@ typedef enum diag_kind {
     DIAG_RUNTIME,   /* execution failed (out-of-bounds access, ...) */
     DIAG_INTERNAL,  /* a compiler invariant broke: a Swage bug */
     DIAG_NOMEM,
+    DIAG_INTERRUPTED, /* a CPU launch stopped by its cancel flag (src/backends/cpu/cpu_exec.h) */
 } diag_kind;
 
 /* The first error wins; later ones are dropped (one clear message). */

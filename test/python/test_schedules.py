@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import swage as sw
+import swage.language as sl
 import segment_cases as sc
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -230,6 +231,47 @@ def test_one_pass_maximum_and_sum_across_chunks(rng, example, schedule):
     assert "__split1" not in text and "__split2" in text, text
     rows = {r[0]: r for r in _plan_lines(text, "segments by policy (segments, elements, tasks):")}
     assert int(rows["split"][-1]) >= (12 if schedule == "split" else 4), text
+
+
+@sw.jit
+def maximum_and_sum_of_exponentials(values_ptr, offsets_ptr, max_ptr, sum_ptr):
+    sid = sl.segment_id(0)
+    x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))
+    m = sl.max(x)
+    sl.store(max_ptr + sid, m)
+    sl.store(sum_ptr + sid, sl.sum(sl.exp(x - m)))
+
+
+@pytest.mark.parametrize("schedule", ["split", "auto", "cta", "warp", "subwarp", "persistent"])
+def test_maximum_and_sum_of_exponentials_stored(rng, schedule):
+    """The stored results of a maximum and a sum of exp(x - maximum), which
+    split segments compute in one pass: what the two stages give, on every
+    schedule -- NaN for a segment of -inf only, 0 for an empty one (its
+    maximum -inf), +inf's NaN, and sums that a late, larger maximum
+    rescales."""
+    lengths = np.array([60000, 20000, 6500, 0, 8200, 5000, 3, 1], dtype=np.int64)
+    offsets = sc.offsets_from_lengths(lengths, "int64")
+    values = rng.standard_normal(int(lengths.sum())).astype(np.float32)
+    seg = [values[offsets[i]:offsets[i + 1]] for i in range(len(lengths))]
+    seg[0][36000:37000] += 50.0
+    seg[1][:17000] = -np.inf
+    seg[2][:] = -np.inf
+    seg[4][100] = np.inf
+    seg[7][:] = -np.inf
+    maxima = np.zeros(len(lengths), np.float32)
+    sums = np.zeros(len(lengths), np.float32)
+    arguments = {"values_ptr": values, "offsets_ptr": offsets, "max_ptr": maxima, "sum_ptr": sums}
+    maximum_and_sum_of_exponentials.launch(arguments=arguments, schedule=schedule,
+                                           executor="simt", unsafe=True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        want_max = np.array([s.astype(np.float64).max() if len(s) else -np.inf for s in seg])
+        want_sum = np.array([np.exp(s.astype(np.float64) - mx).sum()
+                             for s, mx in zip(seg, want_max)])
+    np.testing.assert_array_equal(maxima, want_max.astype(np.float32))
+    assert np.array_equal(np.isnan(sums), np.isnan(want_sum)), (sums, want_sum)
+    assert np.isnan(sums[[2, 4, 7]]).all() and sums[3] == 0
+    ok = ~np.isnan(want_sum)
+    np.testing.assert_allclose(sums[ok], want_sum[ok], rtol=1e-4)
 
 
 def test_plan_ir_names_every_task_kernel():

@@ -100,6 +100,8 @@ bool cpu_exec_store(cpu_ctx *c, const ir_op *op)
     for (int32_t i = 0; i < n; i++) {
         if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots))
             continue;
+        if (!cpu_journal_note(c, p[i].arg, p[i].off))
+            return false;
         if (dt == DT_F32 && !c->generic_only) {
             float f = (float)v[i].f;
             memcpy(element_at(c, p[i]), &f, sizeof f);
@@ -125,6 +127,8 @@ bool cpu_exec_atomic(cpu_ctx *c, const ir_op *op)
             o[i] = (ir_scalar){0};
             continue;
         }
+        if (!cpu_journal_note(c, p[i].arg, p[i].off))
+            return false;
         void *at = element_at(c, p[i]);
         ir_scalar old = ir_scalar_load(dt, at), sum;
         if (!ir_eval_binary(IR_ADD, dt, old, v[i], &sum))
@@ -243,6 +247,8 @@ static bool exec_for(cpu_ctx *c, const ir_op *op)
     if (uniform) {
         uint64_t trips = trip_count(lb, ub, step);
         for (uint64_t k = 0; k < trips; k++) {
+            if (cpu_cancelled(c))
+                return false;
             ir_scalar ivs = iv_at(ivdt, lb, step, k);
             for (int32_t t = 0; t < c->threads; t++)
                 ivslot[t] = ivs;
@@ -269,6 +275,10 @@ static bool exec_for(cpu_ctx *c, const ir_op *op)
     uint8_t *saved = c->active;
     bool ok = true;
     for (uint64_t k = 0; ok && k < most; k++) {
+        if (cpu_cancelled(c)) {
+            ok = false;
+            break;
+        }
         for (int32_t t = 0; t < c->threads; t++) {
             INNER[t] = OUTER[t] && k < TRIPS[t];
             if (INNER[t])
@@ -402,7 +412,7 @@ bool cpu_init_launch(cpu_ctx *c, const ir_module *m, const int64_t grid[3], cons
             return false;
         }
     *c = (cpu_ctx){.m = m, .d = d, .func = func, .args = args, .nargs = nargs, .threads = 1,
-                   .seg_len = -1};
+                   .seg_len = -1, .cancel = cpu_cancel_flag()};
     memcpy(c->grid, grid, sizeof c->grid);
     const char *generic = getenv("SWAGE_CPU_GENERIC");
     c->generic_only = generic && *generic && strcmp(generic, "0") != 0;
@@ -415,6 +425,8 @@ bool cpu_run_grid(cpu_ctx *c)
     for (int64_t z = 0; z < c->grid[2]; z++)
         for (int64_t y = 0; y < c->grid[1]; y++)
             for (int64_t x = 0; x < c->grid[0]; x++) {
+                if (cpu_cancelled(c))
+                    return false;
                 c->pid[0] = x, c->pid[1] = y, c->pid[2] = z;
                 c->seg_len = -1; /* until the program's first sw.segment */
                 if (c->simt)
@@ -426,18 +438,46 @@ bool cpu_run_grid(cpu_ctx *c)
     return true;
 }
 
+bool cpu_launch_journal(cpu_ctx *c, cpu_journal *shared, cpu_journal **own)
+{
+    *own = NULL;
+    c->journal = shared;
+    if (!shared && !(c->journal = *own = cpu_journal_new())) {
+        diag_error(c->d, DIAG_NOMEM, "out of memory starting a CPU launch");
+        return false;
+    }
+    return true;
+}
+
+void cpu_launch_finish(cpu_ctx *c, cpu_journal *own, bool ok)
+{
+    if (!ok)
+        cpu_journal_rollback(own);
+    cpu_journal_free(own);
+    c->journal = NULL;
+}
+
 bool cpu_exec_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
                      diag *d)
 {
+    return cpu_exec_launch_with(m, grid, args, nargs, NULL, d);
+}
+
+bool cpu_exec_launch_with(const ir_module *m, const int64_t grid[3], const cpu_arg *args, int nargs,
+                          cpu_journal *journal, diag *d)
+{
     cpu_ctx c;
-    if (!cpu_init_launch(&c, m, grid, args, nargs, d, "cpu_exec_launch"))
+    cpu_journal *own;
+    if (!cpu_init_launch(&c, m, grid, args, nargs, d, "cpu_exec_launch") ||
+        !cpu_launch_journal(&c, journal, &own))
         return false;
     /* Internal errors are returned, not longjmp'd, so the storage is
-     * always freed. */
+     * always freed and the journal rolled back. */
     jmp_buf *bail = d->bail;
     d->bail = NULL;
     bool ok = cpu_prepare(&c) && cpu_segment_check_grid(&c) && cpu_run_grid(&c);
     d->bail = bail;
     cpu_release(&c);
+    cpu_launch_finish(&c, own, ok);
     return ok;
 }

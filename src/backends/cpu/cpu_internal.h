@@ -42,12 +42,22 @@ typedef struct cpu_ptr {
     int32_t reserved;
 } cpu_ptr;
 
+/* A buffer the journal (cpu_journal.c) watches: a bit per
+ * CPU_JOURNAL_BLOCK-byte block, set once the block's old bytes are saved. */
+typedef struct cpu_region {
+    unsigned char *data;
+    size_t bytes;
+    size_t blocks;
+    uint8_t *saved; /* NULL until the first write */
+} cpu_region;
+
 /* What the executor knows about each kernel argument. */
 typedef struct cpu_buffer {
     unsigned char *data;
     int64_t nelems;
     ir_dtype dt;  /* the pointee dtype; DT_VOID for scalar parameters */
     int elsize;
+    cpu_region *region; /* its journal region; NULL for scalars, scratch and empty buffers */
 } cpu_buffer;
 
 /* A view of one segment (the slot of an !sw.segment<T> value): offsets
@@ -92,6 +102,8 @@ typedef struct cpu_ctx {
     int32_t seg_len;      /* lanes of every segment value in this program; -1 before its
                              first sw.segment has run */
     cpu_seg_scratch *seg; /* NULL when the func has no segment values */
+    cpu_journal *journal; /* what the launch overwrote (cpu_journal.c) */
+    const volatile int *cancel; /* the thread's cancel flag, or NULL */
 } cpu_ctx;
 
 static inline ir_scalar *cpu_vals(const cpu_ctx *c, ir_value v) { return (ir_scalar *)c->slot[v]; }
@@ -167,11 +179,45 @@ bool cpu_init_launch(cpu_ctx *c, const ir_module *m, const int64_t grid[3], cons
 /* Runs the func body once per program (per CTA at SIMT level), program ids
  * row-major with axis 0 fastest. */
 bool cpu_run_grid(cpu_ctx *c);
+/* The launch's journal: `shared`, or a new one of its own (*own; false with
+ * c->d set when out of memory). cpu_launch_finish rolls its own back when
+ * the launch failed (a shared one is the caller's to roll back) and frees
+ * it. */
+bool cpu_launch_journal(cpu_ctx *c, cpu_journal *shared, cpu_journal **own);
+void cpu_launch_finish(cpu_ctx *c, cpu_journal *own, bool ok);
 
 /* Reports an out-of-bounds access of argument p.arg at element p.off (the
  * message names the program, or the segment in a segment program, and at
  * SIMT level the thread holding `lane`); returns false. */
 bool cpu_out_of_bounds(cpu_ctx *c, const ir_op *op, cpu_ptr p, int32_t lane, int32_t slots);
+
+/* cpu_journal.c: the journal of what a launch overwrites (cpu_exec.h).
+ * cpu_journal_region finds or adds the region of a buffer (NULL when out of
+ * memory); cpu_journal_save copies block `block` of argument arg's buffer
+ * aside (false with c->d set when out of memory). Every write into an
+ * argument buffer calls cpu_journal_note (one element) or
+ * cpu_journal_note_range (n elements from `first`) first. */
+cpu_region *cpu_journal_region(cpu_journal *j, unsigned char *data, size_t bytes);
+bool cpu_journal_save(cpu_ctx *c, int32_t arg, size_t block);
+bool cpu_journal_note_range(cpu_ctx *c, int32_t arg, int64_t first, int64_t n);
+static inline bool cpu_journal_saved(const cpu_region *r, size_t block)
+{
+    return r->saved && (r->saved[block >> 3] >> (block & 7) & 1);
+}
+static inline bool cpu_journal_note(cpu_ctx *c, int32_t arg, int64_t elem)
+{
+    const cpu_buffer *b = &c->bufs[arg];
+    size_t block = ((size_t)elem * (size_t)b->elsize) >> CPU_JOURNAL_SHIFT;
+    return !b->region || cpu_journal_saved(b->region, block) || cpu_journal_save(c, arg, block);
+}
+/* The calling thread's cancel flag (cpu_set_cancel_flag). */
+const volatile int *cpu_cancel_flag(void);
+/* Whether the launch must stop now; reports DIAG_INTERRUPTED then. */
+bool cpu_interrupted(cpu_ctx *c);
+static inline bool cpu_cancelled(cpu_ctx *c)
+{
+    return c->cancel && __atomic_load_n((const int *)c->cancel, __ATOMIC_RELAXED) && !cpu_interrupted(c);
+}
 
 /* cpu_segment.c: segment programs (docs/segments.md). */
 bool cpu_is_segment_op(ir_op_kind kind);

@@ -401,6 +401,8 @@ static bool exec_store_segment(cpu_ctx *c, const ir_op *op)
         return cpu_out_of_bounds(c, op, (cpu_ptr){.off = first, .arg = p.arg}, 0, 1);
     if (n > b->nelems - first)
         return cpu_out_of_bounds(c, op, (cpu_ptr){.off = b->nelems, .arg = p.arg}, 0, 1);
+    if (!cpu_journal_note_range(c, p.arg, first, n))
+        return false;
     const ir_scalar *v = cpu_vals(c, op->operands[2]);
     unsigned char *dst = b->data + (size_t)first * (size_t)b->elsize;
     if (dt == DT_F32 && !c->generic_only) {

@@ -430,7 +430,14 @@ static bool bind_arg(cpu_ctx *c, int i)
                        i, cpu_param_name(c, i), (long long)a->nelems, a->data ? "a valid address" : "NULL");
             return false;
         }
-        c->bufs[i] = (cpu_buffer){a->data, a->nelems, dt, ir_dtypes[dt].bytes};
+        c->bufs[i] = (cpu_buffer){a->data, a->nelems, dt, ir_dtypes[dt].bytes, NULL};
+        if (c->journal && !a->scratch && a->nelems > 0) {
+            size_t bytes = (size_t)a->nelems * (size_t)ir_dtypes[dt].bytes;
+            if (!(c->bufs[i].region = cpu_journal_region(c->journal, a->data, bytes))) {
+                diag_error(c->d, DIAG_NOMEM, "out of memory preparing the CPU executor");
+                return false;
+            }
+        }
         for (int32_t l = 0; l < c->threads; l++)
             cpu_ptrs(c, p)[l] = (cpu_ptr){.off = 0, .arg = i};
     } else if (a->kind == CPU_ARG_FLOAT) {

@@ -469,8 +469,16 @@ bool cpu_simt_launch(const ir_module *m, const int64_t grid[3], const cpu_arg *a
 bool cpu_simt_launch_func(const ir_module *m, const ir_op *func, const int64_t grid[3],
                           const cpu_arg *args, int nargs, diag *d)
 {
+    return cpu_simt_launch_with(m, func, grid, args, nargs, NULL, d);
+}
+
+bool cpu_simt_launch_with(const ir_module *m, const ir_op *func, const int64_t grid[3],
+                          const cpu_arg *args, int nargs, cpu_journal *journal, diag *d)
+{
     cpu_ctx c;
-    if (!cpu_init_launch(&c, m, grid, args, nargs, d, "cpu_simt_launch"))
+    cpu_journal *own;
+    if (!cpu_init_launch(&c, m, grid, args, nargs, d, "cpu_simt_launch") ||
+        !cpu_launch_journal(&c, journal, &own))
         return false;
     if (func)
         c.func = func;
@@ -495,6 +503,7 @@ bool cpu_simt_launch_func(const ir_module *m, const ir_op *func, const int64_t g
     ok = ok && cpu_prepare(&c) && cpu_run_grid(&c);
     d->bail = bail;
     cpu_release(&c);
+    cpu_launch_finish(&c, own, ok);
     free(s.smem);
     free(s.track);
     return ok;

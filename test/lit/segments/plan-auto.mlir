@@ -102,8 +102,8 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // pass (each lane keeps a running maximum and its sum, rescaled as the
 // maximum grows; a -inf adds nothing), then the last chunk merges the
 // chunks' maxima and their sums rescaled to the segment's maximum (NaN
-// when that is -inf, as the two stages give); split2 restores both merged
-// results and stores.
+// when that is -inf in a segment that is not empty, as the two stages
+// give); split2 restores both merged results and stores.
 // CHECK-LABEL: func.func @segmented_softmax__direct_subwarp4(
 // CHECK:         "sw.if"
 // CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xi1>, tensor<4xf32>) -> tensor<4xf32>
@@ -126,8 +126,9 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK:             %[[D:[0-9]+]] = "sw.reduce"(%{{[0-9]+}}) {kind = "sum"} : (tensor<256xf32>) -> f32
 // CHECK-NEXT:        %[[LOW:[0-9]+]] = "sw.constant"() {value = 0xFF800000 : f32} : () -> f32
 // CHECK-NEXT:        %[[NAN:[0-9]+]] = "sw.constant"() {value = 0x7FC00000 : f32} : () -> f32
-// CHECK-NEXT:        %[[EMPTY:[0-9]+]] = "sw.cmp"(%[[M]], %[[LOW]]) {predicate = "eq"} : (f32, f32) -> i1
-// CHECK-NEXT:        "sw.select"(%[[EMPTY]], %[[NAN]], %[[D]]) : (i1, f32, f32) -> f32
+// CHECK-NEXT:        %[[NONE:[0-9]+]] = "sw.cmp"(%[[M]], %[[LOW]]) {predicate = "eq"} : (f32, f32) -> i1
+// CHECK-NEXT:        %[[ALL_LOW:[0-9]+]] = "sw.and"(%[[NONE]], %{{[0-9]+}}) : (i1, i1) -> i1
+// CHECK-NEXT:        "sw.select"(%[[ALL_LOW]], %[[NAN]], %[[D]]) : (i1, f32, f32) -> f32
 // CHECK-NOT:   func.func @segmented_softmax__split1(
 // CHECK-LABEL: func.func @segmented_softmax__split2(
 // CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
