@@ -75,11 +75,23 @@ typedef struct swage_kernel_spec {
     int extract;            /* nonzero: source is a whole .py file; find kernel_name in it */
 } swage_kernel_spec;
 
-/* Compiles (or finds in the process-wide cache) the specialisation. The
- * kernel belongs to the cache and stays valid until the process ends; do
- * not free it. Compiling the same spec twice returns the same handle. */
+/* Compiles (or finds in the process-wide cache) the specialisation.
+ * Compiling the same spec again while the kernel is cached returns the same
+ * handle. Each successful call hands out one reference to the kernel; a
+ * caller that never releases it keeps the kernel for the life of the
+ * process. */
 swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_kernel **kernel,
                                 swage_error **error);
+/* Gives back one reference from swageKernelCompile. When the last one is
+ * released, the kernel leaves the cache and its memory is freed (the next
+ * compile of its spec compiles it again): the caller must not use the
+ * handle afterwards, nor release it while another thread still uses it
+ * through that reference. (CUDA modules loaded for it stay loaded, shared
+ * with any later kernel of the same PTX.) NULL does nothing. The Python
+ * package releases the specialisations its LRU cache evicts (docs/api.md). */
+void swageKernelRelease(swage_kernel *kernel);
+/* How many kernels the process-wide cache holds now. */
+int64_t swageKernelCacheCount(void);
 
 /* Parameters of the compiled kernel, in source order, constexprs included. */
 int swageKernelNumParams(const swage_kernel *kernel);

@@ -4,11 +4,13 @@
 A JITFunction holds the Python function only for its source text, file and
 first line (the C frontend parses the source, so diagnostics point into the
 user's file) and for its parameter list. Each launch derives the signature
-string from the real arguments, finds or compiles the specialisation (the C
-library caches every spec process-wide; a Python dict keyed by (signature,
-constexprs) skips even the call on warm launches), and runs it: on the CPU
-executors when every array is in host memory, or through the CUDA Driver API
-when every array is on one CUDA device, asynchronously on the current stream.
+string from the real arguments, finds or compiles the specialisation (a
+least-recently-used cache per kernel, keyed by (signature, constexprs) and
+capped at `cache_size` entries, holds the C kernel handles; an evicted
+handle's C kernel is freed once nothing references it), and runs it: on the
+CPU executors when every array is in host memory, or through the CUDA Driver
+API when every array is on one CUDA device, asynchronously on the current
+stream.
 
 A GPU launch with PyTorch tensors and int/float scalars that has been seen
 before (same argument kinds, tensor dtypes and constexprs) takes the warm
@@ -19,6 +21,7 @@ Python where the general path takes tens. That generated code becomes the
 kernel's `launch` attribute, so a warm call is one Python frame.
 """
 
+import collections
 import ctypes
 import functools
 import inspect
@@ -88,6 +91,7 @@ class JITFunction:
             raise TypeError("@sw.jit decorates a Python function, not %s" % type(fn).__name__)
         self.fn = fn
         self.options = dict(options or {})
+        self._cache_size = _cache_size_option(self.options.get("cache_size", _MISSING))
         self.__name__ = fn.__name__
         try:
             lines, self.first_line = inspect.getsourcelines(fn)
@@ -106,7 +110,8 @@ class JITFunction:
         self._runtime = [p for p in self.params if not p.is_constexpr]
         self._by_name = {p.name: p for p in self.params}
         self._uses_segments = bool(_SEGMENT_BUILTINS & set(fn.__code__.co_names))
-        self._cache = {}
+        # (signature, constexprs) -> _native.Kernel, least recently used first
+        self._cache = collections.OrderedDict()
         self._lock = threading.Lock()
         # Warm GPU launches (CUDA tensors and plain int/float scalars, seen
         # before) run generated straight-line code instead (see _WarmLauncher).
@@ -133,19 +138,46 @@ class JITFunction:
     # ---- specialisation -------------------------------------------------
 
     def _compile(self, signature, constexprs):
-        """The C kernel handle for one specialisation (compiled at most once
-        per process by the C cache; the dict here skips the call when warm)."""
+        """The C kernel handle for one specialisation, from the LRU cache or
+        compiled (the C library returns the same handle to threads that race
+        on one spec while it is cached). Beyond cache_size entries, the least
+        recently used one is evicted, from the warm paths' tables too: its
+        C kernel is freed once no launch or caller still holds its handle."""
         key = (signature, constexprs)
         with self._lock:
             kernel = self._cache.get(key)
-        if kernel is not None:
-            return kernel
-        # Compile outside the lock: the C library is thread-safe and returns
-        # the same handle to threads that race on one spec.
+            if kernel is not None:
+                self._cache.move_to_end(key)
+                return kernel
+        # Compile outside the lock: the C library is thread-safe.
         kernel = _native.compile_kernel(self.source, self.file, self.first_line, self.__name__,
                                         signature, constexprs)
+        evicted = []
         with self._lock:
-            return self._cache.setdefault(key, kernel)
+            found = self._cache.get(key)
+            if found is not None:  # another thread was first: ours is released
+                self._cache.move_to_end(key)
+                return found
+            self._cache[key] = kernel
+            while self._cache_size and len(self._cache) > self._cache_size:
+                evicted.append(self._cache.popitem(last=False)[1])
+            if evicted:
+                self._forget_warm(evicted)
+        return kernel
+
+    def _forget_warm(self, evicted):
+        """Drops evicted handles from the warm paths' tables (the warm code's
+        last-used handle stays referenced until another one replaces it)."""
+        gone = {id(k) for k in evicted}
+        for warm in list(self._warm.values()) + list(self._warm_segments.values()):
+            for key, kernel in list(warm.kernels.items()):
+                if id(kernel) in gone:
+                    warm.kernels.pop(key, None)
+
+    def _cached(self, kernel):
+        """Whether `kernel` is still in the LRU cache (not evicted since)."""
+        with self._lock:
+            return any(k is kernel for k in self._cache.values())
 
     def _constexpr_text(self, constexprs):
         if constexprs is None:
@@ -361,7 +393,7 @@ class JITFunction:
             warm = _WarmSegmentLauncher(self, [c.name for c in converted], kinds, facts, torch)
             self._warm_segments[kinds] = warm
         key = warm.key(arguments, constexprs)
-        if key is not None:
+        if key is not None and self._cached(kernel):
             warm.kernels[key] = kernel
             self._warm_segment_attempt = warm.attempt
 
@@ -390,7 +422,7 @@ class JITFunction:
                                  self._launch_general)
             self._warm[kinds] = warm
         key = warm.key(arguments, constexprs)
-        if key is not None:
+        if key is not None and self._cached(kernel):  # not evicted meanwhile
             warm.kernels[key] = kernel
             # the pattern of the latest launch: `kernel.launch` is now its
             # generated entry (an instance attribute over the method), and the
@@ -1064,7 +1096,34 @@ def _plural(items):
     return "s" if len(items) != 1 else ""
 
 
-_OPTIONS = ()  # keyword options of @sw.jit(...); none are defined yet
+_OPTIONS = ("cache_size",)  # keyword options of @sw.jit(...)
+
+
+def _default_cache_size():
+    text = os.environ.get("SWAGE_CACHE_SIZE", "").strip()
+    if not text:
+        return 256
+    try:
+        size = int(text)
+    except ValueError:
+        size = -1
+    if size < 0:
+        raise ValueError("SWAGE_CACHE_SIZE must be a number of specialisations (0: no limit), "
+                         "not %r" % text)
+    return size or None
+
+
+def _cache_size_option(value):
+    """cache_size= of @sw.jit: a positive int, or None for no limit;
+    missing: SWAGE_CACHE_SIZE, else 256."""
+    if value is _MISSING:
+        return _default_cache_size()
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError("cache_size must be a positive number of specialisations, or None for "
+                         "no limit, not %r" % (value,))
+    return value
 
 
 def jit(fn=None, **options):

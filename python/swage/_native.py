@@ -13,6 +13,7 @@ using them raises a RuntimeError that says to rebuild.
 import ctypes
 import os
 import struct
+import sys
 import threading
 
 # swage_status (swage.h)
@@ -199,6 +200,9 @@ _optional = {
         "swageKernelNumHiddenParams", ctypes.c_int, [_KernelPtr]),
     "swageKernelHiddenParamSource": _declare_optional(
         "swageKernelHiddenParamSource", ctypes.c_int, [_KernelPtr, ctypes.c_int]),
+    # references to cached kernels (swageKernelCompile hands one out per call)
+    "swageKernelRelease": _declare_optional("swageKernelRelease", None, [_KernelPtr]),
+    "swageKernelCacheCount": _declare_optional("swageKernelCacheCount", ctypes.c_int64, []),
     # the calling thread's cancel flag for CPU launches (a c_int, or None)
     "swageCpuSetCancelFlag": _declare_optional(
         "swageCpuSetCancelFlag", ctypes.c_void_p, [ctypes.POINTER(ctypes.c_int)]),
@@ -259,11 +263,39 @@ def _bytes(text):
     return text.encode("utf-8") if text is not None else None
 
 
+class Kernel(int):
+    """A kernel handle (the swage_kernel pointer as an int, which ctypes and
+    struct take as they are) that owns one reference to the C cache's
+    kernel: when the last Python reference to it goes, the C reference is
+    released (swageKernelRelease), and the kernel is freed once no other
+    handle holds it. So a handle is never freed while anything can reach
+    it: a launch in progress, a warm path's table, a caller's variable."""
+
+    __slots__ = ()
+
+    def __del__(self, _release=_optional["swageKernelRelease"], _finalizing=sys.is_finalizing):
+        if _release is not None and not _finalizing():
+            _release(int(self))
+
+    def __repr__(self):
+        return "<swage kernel 0x%x>" % int(self)
+
+
+def cached_kernel_count():
+    """How many kernels the C library's process-wide cache holds (None for a
+    library without swageKernelCacheCount)."""
+    fn = _optional["swageKernelCacheCount"]
+    return fn() if fn is not None else None
+
+
 def compile_kernel(source, file_name, first_line, kernel_name, signature, constexprs,
                    extract=False):
-    """swageKernelCompile; returns the kernel handle (an int), owned by the C cache."""
-    spec = KernelSpec(_bytes(source), _bytes(file_name), first_line, _bytes(kernel_name),
-                      _bytes(signature), _bytes(constexprs), 1 if extract else 0)
+    """swageKernelCompile; returns the kernel handle, a Kernel (an int) that
+    holds one reference to the C cache's kernel until it is dropped."""
+    text = _bytes(source)
+    spec = KernelSpec(text, _bytes(file_name), first_line, _bytes(kernel_name),
+                      _bytes(signature), _bytes(constexprs), 1 if extract else 0,
+                      len(text) if text is not None else 0)
     kernel = _KernelPtr()
     error = _ErrorPtr()
     status = lib.swageKernelCompile(ctypes.byref(spec), ctypes.byref(kernel), ctypes.byref(error))
@@ -271,7 +303,7 @@ def compile_kernel(source, file_name, first_line, kernel_name, signature, conste
         raise_error(status, error)
     if error:  # defensive: never leak an error object
         lib.swageErrorDestroy(error)
-    return kernel.value
+    return Kernel(kernel.value)
 
 
 def kernel_params(kernel):

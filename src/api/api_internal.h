@@ -29,6 +29,8 @@ typedef struct kernel_param {
 typedef struct kernel_ptx {
     int sm;
     const char *text;
+    const void *key; /* the CUDA module cache's key for this text (gpu.c): one per distinct
+                        text, never freed, so a released kernel's key is never reused */
     struct kernel_ptx *next;
 } kernel_ptx;
 
@@ -73,6 +75,7 @@ struct swage_kernel {
     int nhidden;
     const int *hidden_source;
     swage_kernel *next;           /* cache chain */
+    int64_t refs;                 /* references handed out (swageKernelRelease), under the cache's lock */
 
     pthread_mutex_t lock;
     kernel_variant variants[KERNEL_VARIANTS]; /* grid programs: [0] only */

@@ -15,6 +15,7 @@
 enum { CACHE_BUCKETS = 256 };
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static swage_kernel *cache[CACHE_BUCKETS];
+static int64_t cached_kernels; /* under cache_lock */
 
 static void key_put(strbuf *sb, const char *s)
 {
@@ -206,6 +207,8 @@ SWAGE_API swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_k
 
     pthread_mutex_lock(&cache_lock);
     swage_kernel *hit = cache_find(key, len, hash);
+    if (hit)
+        hit->refs++; /* the caller's reference (swageKernelRelease) */
     pthread_mutex_unlock(&cache_lock);
     if (hit) {
         free(key);
@@ -227,9 +230,13 @@ SWAGE_API swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_k
 
     pthread_mutex_lock(&cache_lock);
     hit = cache_find(k->key, k->key_len, hash);
-    if (!hit) {
+    if (hit) {
+        hit->refs++;
+    } else {
+        k->refs = 1;
         k->next = cache[hash % CACHE_BUCKETS];
         cache[hash % CACHE_BUCKETS] = k;
+        cached_kernels++;
     }
     pthread_mutex_unlock(&cache_lock);
     if (hit) {
@@ -267,6 +274,33 @@ SWAGE_API const char *swageKernelParamType(const swage_kernel *k, int i)
 }
 
 SWAGE_API const char *swageKernelName(const swage_kernel *k) { return k ? k->name : NULL; }
+
+SWAGE_API void swageKernelRelease(swage_kernel *k)
+{
+    if (!k)
+        return;
+    pthread_mutex_lock(&cache_lock);
+    bool last = k->refs > 0 && --k->refs == 0;
+    if (last) {
+        swage_kernel **at = &cache[k->hash % CACHE_BUCKETS];
+        while (*at && *at != k)
+            at = &(*at)->next;
+        if (*at)
+            *at = k->next;
+        cached_kernels--;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (last)
+        kernel_destroy(k);
+}
+
+SWAGE_API int64_t swageKernelCacheCount(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    int64_t n = cached_kernels;
+    pthread_mutex_unlock(&cache_lock);
+    return n;
+}
 
 SWAGE_API int swageKernelSegmentOffsetsParam(const swage_kernel *k)
 {

@@ -109,6 +109,49 @@ SWAGE_API swage_status swageKernelLaunchCpuSimt(const swage_kernel *k, const int
     return ok ? SWAGE_OK : api_fail(error, &d);
 }
 
+/* The CUDA module cache (cuda_runtime.h) knows a module by a key that must
+ * name one PTX text for the life of the process. A kernel's memory is freed
+ * when its last reference is released (swageKernelRelease), so the key
+ * cannot be an address inside it: each distinct text gets a record here,
+ * found by two 64-bit hashes and the length, and never freed. The same
+ * text compiled again (a specialisation evicted and recompiled) finds its
+ * module already loaded. */
+typedef struct ptx_key_rec {
+    uint64_t h1, h2;
+    size_t len;
+    struct ptx_key_rec *next;
+} ptx_key_rec;
+
+enum { PTX_KEY_BUCKETS = 1024 };
+static pthread_mutex_t ptx_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+static ptx_key_rec *ptx_keys[PTX_KEY_BUCKETS];
+
+/* The key of p's text (computed on first use, under k->lock); NULL with d
+ * set when out of memory. */
+static const void *ptx_key(swage_kernel *k, const kernel_ptx *p, diag *d)
+{
+    pthread_mutex_lock(&k->lock);
+    const void *key = p->key;
+    if (!key) {
+        size_t len = strlen(p->text);
+        uint64_t h1 = hash_bytes(p->text, len, 0), h2 = hash_bytes(p->text, len, 0x5157a6e1d2c3b4a5ULL);
+        pthread_mutex_lock(&ptx_keys_lock);
+        ptx_key_rec **bucket = &ptx_keys[h1 % PTX_KEY_BUCKETS], *r = *bucket;
+        while (r && !(r->h1 == h1 && r->h2 == h2 && r->len == len))
+            r = r->next;
+        if (!r && (r = malloc(sizeof *r))) {
+            *r = (ptx_key_rec){h1, h2, len, *bucket};
+            *bucket = r;
+        }
+        pthread_mutex_unlock(&ptx_keys_lock);
+        ((kernel_ptx *)p)->key = key = r;
+    }
+    pthread_mutex_unlock(&k->lock);
+    if (!key)
+        diag_error(d, DIAG_NOMEM, "out of memory loading %s", k->name);
+    return key;
+}
+
 /* PTX of variant v for `sm`, built on first use; caller must not hold k->lock. */
 static const kernel_ptx *kernel_ptx_for(swage_kernel *k, kernel_variant *v, int sm, diag *d)
 {
@@ -124,6 +167,7 @@ static const kernel_ptx *kernel_ptx_for(swage_kernel *k, kernel_variant *v, int 
             p = arena_alloc(&k->ar, sizeof *p);
             p->sm = sm;
             p->text = arena_strndup(&k->ar, sb.data ? sb.data : "", sb.len);
+            p->key = NULL;
             p->next = v->ptx;
             v->ptx = p;
         }
@@ -304,8 +348,11 @@ const kernel_launch *api_launch_record(swage_kernel *k, kernel_variant *v, int d
         return NULL;
     }
     const ir_attr *threads = ir_attr_get(fn, "simt.num_threads");
+    const void *key = ptx_key(k, p, d);
+    if (!key)
+        return NULL;
     cuda_kernel_ref ref = {
-        .key = p,
+        .key = key,
         .ptx = p->text,
         .entry = ir_func_name(fn),
         .block_threads = threads ? (unsigned)threads->i : 128,
