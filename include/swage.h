@@ -64,7 +64,12 @@ typedef struct swage_kernel swage_kernel;
  * by name: "x_ptr=*f32,y_ptr=*f32,n=i32" ('*' marks a pointer; element types
  * i1 i8 u8 i32 i64 f16 bf16 f32 f64, also spelt int32, float16, bool, ...).
  * `constexprs` gives the values of the sl.constexpr parameters:
- * "BLOCK=128,EPS=1e-5,FLAG=True". Parameters with defaults may be omitted. */
+ * "BLOCK=128,EPS=1e-5,FLAG=True". Parameters with defaults may be omitted.
+ *
+ * `source_length` is the number of bytes of `source` (0: up to its first
+ * NUL). Give it when the text comes from a file or another language, where
+ * it may hold a NUL byte: such a source is a compile error at that byte,
+ * where a C string would silently end there. */
 typedef struct swage_kernel_spec {
     const char *source;
     const char *file_name;  /* NULL: "<kernel>" */
@@ -73,6 +78,7 @@ typedef struct swage_kernel_spec {
     const char *signature;  /* NULL or "" when there are no runtime parameters */
     const char *constexprs; /* NULL or "" when there are none */
     int extract;            /* nonzero: source is a whole .py file; find kernel_name in it */
+    size_t source_length;   /* bytes of source; 0: strlen(source) */
 } swage_kernel_spec;
 
 /* Compiles (or finds in the process-wide cache) the specialisation.

@@ -54,8 +54,9 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Reads a whole file into a malloc'd NUL-terminated buffer, or NULL. */
-static char *read_file(const char *path)
+/* Reads a whole file into a malloc'd NUL-terminated buffer, or NULL; its
+ * length in *length (the file may hold NUL bytes of its own). */
+static char *read_file(const char *path, size_t *length)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -85,6 +86,7 @@ static char *read_file(const char *path)
         return NULL;
     }
     text[len] = 0;
+    *length = len;
     return text;
 }
 
@@ -215,7 +217,8 @@ static int run_compile(int argc, char **argv)
         goto done;
     }
 
-    char *source = read_file(file);
+    size_t source_length = 0;
+    char *source = read_file(file, &source_length);
     if (!source) {
         fprintf(stderr, "swage: cannot read '%s': %s\n", file, strerror(errno ? errno : EIO));
         status = 1;
@@ -229,6 +232,7 @@ static int run_compile(int argc, char **argv)
         .signature = signature,
         .constexprs = constexprs,
         .extract = 1,
+        .source_length = source_length,
     };
     swage_kernel *kernel = NULL;
     swage_error *error = NULL;

@@ -156,6 +156,28 @@ static char *read_input(const char *path, size_t *len)
     return buf;
 }
 
+/* IR text is a C string for the library: a NUL byte would silently end it.
+ * Reports one as a diagnostic at the byte (the line up to it and a caret)
+ * and returns false. */
+static bool check_no_nul(const char *text, size_t len, const char *file_name)
+{
+    const char *nul = memchr(text, 0, len);
+    if (!nul)
+        return true;
+    const char *line_start = text;
+    int line = 1;
+    for (const char *p = text; p < nul; p++)
+        if (*p == '\n') {
+            line++;
+            line_start = p + 1;
+        }
+    int col = (int)(nul - line_start) + 1;
+    fprintf(stderr, "%s:%d:%d: error: the input contains a NUL byte (byte %zu); IR text cannot "
+                    "contain null bytes\n    %.*s\n    %*s^\n", file_name, line, col,
+            (size_t)(nul - text), col - 1, line_start, col - 1, "");
+    return false;
+}
+
 /* Runs one chunk; prints its result to stdout or its error to stderr. */
 static bool run_chunk(const options *o, const char *text, const char *file_name)
 {
@@ -240,7 +262,8 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *file_name = strcmp(o.input, "-") ? o.input : "<stdin>";
-    bool ok = o.split ? run_split(&o, text, len, file_name) : run_chunk(&o, text, file_name);
+    bool ok = check_no_nul(text, len, file_name) &&
+              (o.split ? run_split(&o, text, len, file_name) : run_chunk(&o, text, file_name));
     free(text);
     free(o.passes);
     return ok ? 0 : 1;

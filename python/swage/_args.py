@@ -10,6 +10,7 @@ recognised by duck typing, so all stay optional.
 """
 
 import ctypes
+import math
 import operator
 import sys
 
@@ -18,6 +19,33 @@ from . import language as sl
 
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+# Per float type: its largest finite value, and the smallest magnitude that
+# rounds to infinity in it (the largest value plus half a unit in the last
+# place: ties go to the even neighbour, which is infinity).
+_FLOAT_LIMITS = {
+    "f16": (65504.0, 65520.0),
+    "bf16": (float.fromhex("0x1.fep127"), float.fromhex("0x1.ffp127")),
+    "f32": (float.fromhex("0x1.fffffep127"), float.fromhex("0x1.ffffffp127")),
+}
+_FLOAT_NAMES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
+
+
+def int_text(value):
+    """An int for a message: in full up to 20 digits, else in scientific
+    form with its digit count ("1.000e+400 (401 digits)"), so that a message
+    stays short (and str() of an int past 4300 digits is refused anyway)."""
+    if -10 ** 20 < value < 10 ** 20:
+        return str(value)
+    magnitude = -value if value < 0 else value
+    exponent = int((magnitude.bit_length() - 1) * 0.30102999566398120)
+    while exponent > 0 and 10 ** exponent > magnitude:
+        exponent -= 1
+    while 10 ** (exponent + 1) <= magnitude:
+        exponent += 1
+    lead = str(magnitude // 10 ** (exponent - 3))
+    return "%s%s.%se+%d (%d digits)" % ("-" if value < 0 else "", lead[0], lead[1:4], exponent,
+                                       exponent + 1)
 
 # NumPy dtypes by (dtype.char, itemsize) -> signature element types
 # (dtype.name is slow to compute, and this lookup is on every launch).
@@ -220,27 +248,41 @@ def _annotation_dtype(annotation):
 
 def _int_scalar(name, value, fixed):
     if fixed is not None and fixed.is_float:
-        return Converted(name, fixed.name, kind=_native.ARG_FLOAT, fvalue=float(value))
+        try:
+            fvalue = float(value)
+        except OverflowError:  # beyond every float type
+            raise ValueError("argument %r = %s does not fit in %s" % (
+                name, int_text(value), fixed.python_name)) from None
+        return _float_scalar(name, fvalue, fixed)
     if fixed is not None:
         limits = {"i1": (0, 1), "i8": (-128, 127), "u8": (0, 255),
                   "i32": (_INT32_MIN, _INT32_MAX), "i64": (_INT64_MIN, _INT64_MAX)}[fixed.name]
         if not limits[0] <= value <= limits[1]:
-            raise ValueError("argument %r = %d does not fit in %s" % (name, value,
+            raise ValueError("argument %r = %s does not fit in %s" % (name, int_text(value),
                                                                     fixed.python_name))
         return Converted(name, fixed.name, kind=_native.ARG_INT, ivalue=value)
     if _INT32_MIN <= value <= _INT32_MAX:
         return Converted(name, "i32", kind=_native.ARG_INT, ivalue=value)
     if _INT64_MIN <= value <= _INT64_MAX:
         return Converted(name, "i64", kind=_native.ARG_INT, ivalue=value)
-    raise ValueError("argument %r = %d does not fit in int64" % (name, value))
+    raise ValueError("argument %r = %s does not fit in int64" % (name, int_text(value)))
 
 
 def _float_scalar(name, value, fixed, default="f32"):
     if fixed is not None and not fixed.is_float:
         raise TypeError("argument %r is a float but the parameter is annotated %r"
                         % (name, fixed))
-    return Converted(name, fixed.name if fixed is not None else default,
-                     kind=_native.ARG_FLOAT, fvalue=float(value))
+    type_ = fixed.name if fixed is not None else default
+    fvalue = float(value)
+    limits = _FLOAT_LIMITS.get(type_)
+    # inf and nan pass as they are; a finite value must not become inf.
+    if limits is not None and math.isfinite(fvalue) and abs(fvalue) >= limits[1]:
+        hint = ("" if fixed is not None else
+                "; a Python float is passed as float32: give numpy.float64(%s) for a float64 "
+                "parameter" % name)
+        raise ValueError("argument %r = %r does not fit in %s (its largest finite value is %r)%s"
+                         % (name, fvalue, _FLOAT_NAMES[type_], limits[0], hint))
+    return Converted(name, type_, kind=_native.ARG_FLOAT, fvalue=fvalue)
 
 
 def _numpy_scalar(name, value, fixed):
@@ -305,20 +347,30 @@ def constexpr_text(name, value):
     if isinstance(value, bool) or (_is_numpy_scalar(value) and value.dtype.kind == "b"):
         return "True" if value else "False"
     if isinstance(value, int):
-        return str(value)
+        return _constexpr_int(name, value)
     if isinstance(value, float):
         return repr(value)
     if _is_numpy_scalar(value):
         kind = value.dtype.kind
         if kind in "iu":
-            return str(int(value))
+            return _constexpr_int(name, int(value))
         if kind == "f":
             return repr(float(value))
     if isinstance(value, sl.dtype):
         return value.python_name
     try:
-        return str(operator.index(value))
+        index = operator.index(value)
     except TypeError:
         pass
+    else:
+        return _constexpr_int(name, index)
     raise TypeError("constexpr %r must be an int, a float or a bool, not %s"
                     % (name, type(value).__name__))
+
+
+def _constexpr_int(name, value):
+    """Compile-time integers are int64, as in the kernel's own arithmetic."""
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError("constexpr %r = %s does not fit in int64 (compile-time integers are "
+                         "int64: -2**63 to 2**63-1)" % (name, int_text(value)))
+    return str(value)

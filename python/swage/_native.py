@@ -292,10 +292,8 @@ def compile_kernel(source, file_name, first_line, kernel_name, signature, conste
                    extract=False):
     """swageKernelCompile; returns the kernel handle, a Kernel (an int) that
     holds one reference to the C cache's kernel until it is dropped."""
-    text = _bytes(source)
-    spec = KernelSpec(text, _bytes(file_name), first_line, _bytes(kernel_name),
-                      _bytes(signature), _bytes(constexprs), 1 if extract else 0,
-                      len(text) if text is not None else 0)
+    spec = KernelSpec(_bytes(source), _bytes(file_name), first_line, _bytes(kernel_name),
+                      _bytes(signature), _bytes(constexprs), 1 if extract else 0)
     kernel = _KernelPtr()
     error = _ErrorPtr()
     status = lib.swageKernelCompile(ctypes.byref(spec), ctypes.byref(kernel), ctypes.byref(error))

@@ -81,6 +81,13 @@ struct swage_kernel {
     kernel_variant variants[KERNEL_VARIANTS]; /* grid programs: [0] only */
 };
 
+/* compile.c: compiles a kernel outside the cache (for the fuzzers and
+ * tests, which compile many kernels once each): NULL with *error set on
+ * failure. The caller frees it with api_kernel_destroy; every public query
+ * and launch function takes it as it takes a cached kernel. */
+swage_kernel *api_kernel_compile_uncached(const swage_kernel_spec *spec, swage_error **error);
+void api_kernel_destroy(swage_kernel *k);
+
 /* compile.c: checks a launch's grid and arity (and for a segment program,
  * that the grid is (segments or fewer, 1, 1) for its offsets argument) and
  * converts its arguments (the caller frees *out); with `hidden`, the hidden

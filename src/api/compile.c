@@ -7,6 +7,9 @@
 #include "../passes/lower_segments.h"
 #include "../passes/passes.h"
 #include "../backends/cpu/cpu_exec.h"
+#include "../ir/scalar.h"
+
+#include <math.h>
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,11 +29,20 @@ static void key_put(strbuf *sb, const char *s)
         sb_putn(sb, s, n);
 }
 
+/* The source's bytes: source_length of them, or up to its NUL when 0. */
+static size_t source_length(const swage_kernel_spec *s)
+{
+    return s->source_length ? s->source_length : strlen(s->source);
+}
+
 static char *spec_key(const swage_kernel_spec *s, size_t *len)
 {
     strbuf sb;
     sb_init(&sb);
-    key_put(&sb, s->source);
+    /* All source_length bytes: a source with a NUL byte must not find the
+     * kernel of the text before it. */
+    sb_printf(&sb, "%zu:", source_length(s));
+    sb_putn(&sb, s->source, source_length(s));
     key_put(&sb, s->file_name);
     key_put(&sb, s->kernel_name);
     key_put(&sb, s->signature);
@@ -56,6 +68,7 @@ static void kernel_destroy(swage_kernel *k)
 {
     if (!k)
         return;
+    pthread_mutex_destroy(&k->lock);
     arena ar = k->ar;
     arena_free(&ar);
 }
@@ -110,6 +123,31 @@ static bool record_segments(swage_kernel *k, diag *d)
 
 static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec, diag *d);
 
+/* A NUL byte would end the text for every C string function after this
+ * point (and for the C library that wrote the caller's buffer): the source
+ * must have none. The diagnostic shows the line up to the byte, with the
+ * caret on it. */
+static bool check_no_nul(source_file *file, diag *d)
+{
+    const char *nul = memchr(file->text, 0, file->length);
+    if (!nul)
+        return true;
+    src_loc loc = {1, 1};
+    for (const char *p = file->text; p < nul; p++) {
+        if (*p == '\n') {
+            loc.line++;
+            loc.col = 1;
+        } else {
+            loc.col++;
+        }
+    }
+    source_file upto = *file;
+    upto.length = (size_t)(nul - file->text);
+    diag_error_at(d, DIAG_COMPILE, &upto, loc, "the source contains a NUL byte (byte %zu); Python "
+                  "source cannot contain null bytes", upto.length);
+    return false;
+}
+
 /* Compiles into a fresh kernel; returns NULL with d set. */
 static swage_kernel *compile_fresh(const swage_kernel_spec *spec, diag *d)
 {
@@ -140,12 +178,19 @@ static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec
         return NULL;
     }
     arena *a = &k->ar;
+    size_t length = source_length(spec);
     source_file file = {
         .name = arena_strdup(a, spec->file_name ? spec->file_name : "<kernel>"),
-        .text = arena_strdup(a, spec->source),
+        .text = arena_strndup(a, spec->source, length),
+        .length = length,
         .first_line = spec->first_line > 0 ? spec->first_line : 1,
     };
-    file.length = strlen(file.text);
+    if (!file.name || !file.text) {
+        diag_error(d, DIAG_NOMEM, "out of memory");
+        goto fail;
+    }
+    if (!check_no_nul(&file, d))
+        goto fail;
     source_file src = file;
     if (spec->extract) {
         if (!spec->kernel_name || !*spec->kernel_name) {
@@ -174,8 +219,10 @@ static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec
     diag vd;
     diag_init(&vd);
     if (!ir_verify(k->module, &vd)) {
-        sw_unreachable(d, "the frontend produced invalid IR: %s", vd.message ? vd.message : "?");
+        /* vd's strings are malloc'd: free them before sw_unreachable unwinds. */
+        const char *why = arena_strdup(a, vd.message ? vd.message : "?");
         diag_clear(&vd);
+        sw_unreachable(d, "the frontend produced invalid IR: %s", why ? why : "?");
         goto fail;
     }
     k->stage_text[SWAGE_STAGE_SOURCE][0] = print_text(k, false);
@@ -247,6 +294,22 @@ SWAGE_API swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_k
     *kernel = k;
     return SWAGE_OK;
 }
+
+swage_kernel *api_kernel_compile_uncached(const swage_kernel_spec *spec, swage_error **error)
+{
+    if (!spec || !spec->source) {
+        api_fail_argument(error, "a spec with source text is needed");
+        return NULL;
+    }
+    diag d;
+    diag_init(&d);
+    swage_kernel *k = compile_fresh(spec, &d);
+    if (!k)
+        api_fail(error, &d);
+    return k;
+}
+
+void api_kernel_destroy(swage_kernel *k) { kernel_destroy(k); }
 
 SWAGE_API int swageKernelNumParams(const swage_kernel *k) { return k ? k->nparams : 0; }
 
@@ -354,6 +417,37 @@ SWAGE_API swage_status swageKernelEmitMlirSchedule(const swage_kernel *k, swage_
     return SWAGE_OK;
 }
 
+/* A scalar for a float16, bfloat16 or float32 parameter must not turn a
+ * finite value into inf there (1e39 for a float32): an error, as an int
+ * that does not fit is in the Python layer. inf and NaN pass as they are. */
+static swage_status check_float_args(const swage_kernel *k, const swage_arg *args, int nargs,
+                                     swage_error **error)
+{
+    const ir_op *func = ir_module_func(k->module);
+    const ir_block *body = func ? ir_func_body(func) : NULL;
+    for (int i = 0; body && i < nargs && i < body->nargs; i++) {
+        ir_type t = ir_value_type(k->module, body->args[i]);
+        ir_dtype dt = (ir_dtype)t.dtype;
+        if (t.kind != TY_SCALAR || !ir_dtype_is_float(dt) || dt == DT_F64)
+            continue;
+        double value;
+        ir_scalar s;
+        if (args[i].kind == SWAGE_ARG_FLOAT) {
+            value = args[i].f;
+            s = ir_scalar_from_float(dt, value);
+        } else if (args[i].kind == SWAGE_ARG_INT) {
+            value = (double)args[i].i;
+            s = ir_scalar_from_int(dt, args[i].i);
+        } else {
+            continue;
+        }
+        if (isinf(s.f) && isfinite(value))
+            return api_fail_argument(error, "argument '%s' of %s = %g does not fit in %s",
+                                     api_runtime_param_name(k, i), k->name, value, ir_dtypes[dt].py);
+    }
+    return SWAGE_OK;
+}
+
 swage_status api_check_launch(const swage_kernel *k, const int64_t grid[3], const swage_arg *args,
                               int nargs, swage_error **error)
 {
@@ -370,7 +464,7 @@ swage_status api_check_launch(const swage_kernel *k, const int64_t grid[3], cons
         return api_fail_argument(error, "kernel '%s' is a segment program: it runs on a grid of "
                                  "(segments, 1, 1), got (%lld, %lld, %lld)", k->name,
                                  (long long)grid[0], (long long)grid[1], (long long)grid[2]);
-    return SWAGE_OK;
+    return check_float_args(k, args, nargs, error);
 }
 
 swage_status api_check_segment_grid(const swage_kernel *k, const int64_t grid[3],

@@ -361,16 +361,16 @@ static void lower_static_for(irgen *g, const ast_stmt *s, const ast_expr *it, in
         ig_error(g, it->loc, "sl.static_range() step must not be zero");
         return;
     }
-    int64_t count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
-                             : (start > stop ? (start - stop - step - 1) / -step : 0);
-    if (count > MAX_STATIC_UNROLL || count > g->unroll_budget) {
-        ig_error(g, it->loc, "sl.static_range of %lld iterations is too long to unroll (limit %d); "
-                             "use range()", (long long)count, MAX_STATIC_UNROLL);
+    /* Python's len(range(...)), exact at the int64 limits (checked.h). */
+    uint64_t count = range_length(start, stop, step);
+    if (count > MAX_STATIC_UNROLL || count > (uint64_t)g->unroll_budget) {
+        ig_error(g, it->loc, "sl.static_range of %llu iterations is too long to unroll (limit %d); "
+                             "use range()", (unsigned long long)count, MAX_STATIC_UNROLL);
         return;
     }
     g->unroll_budget -= (int)count;
-    for (int64_t k = 0; k < count && !ig_failed(g); k++) {
-        env_set(g, &g->scope, s->targets[0]->name, gv_int(start + k * step));
+    for (uint64_t k = 0; k < count && !ig_failed(g); k++) {
+        env_set(g, &g->scope, s->targets[0]->name, gv_int(range_item(start, step, k)));
         lower_block(g, &s->body, depth + 1);
     }
 }

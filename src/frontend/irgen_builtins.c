@@ -139,7 +139,12 @@ static gval lower_arange(irgen *g, const ast_expr *call, const builtin *b, const
     if (end <= start)
         return ig_error(g, call->loc, "sl.arange(%lld, %lld) is empty: end must exceed start",
                         (long long)start, (long long)end);
-    if (!check_tile_len(g, call->loc, end - start, "the length of sl.arange (end - start)"))
+    int64_t len;
+    if (!checked_sub(end, start, &len))
+        return ig_error(g, call->loc, "the length of sl.arange(%lld, %lld) overflows int64; it must "
+                                      "be a power of two between 1 and %d", (long long)start,
+                        (long long)end, MAX_TILE);
+    if (!check_tile_len(g, call->loc, len, "the length of sl.arange (end - start)"))
         return (gval){0};
     if (start < INT32_MIN || end - 1 > INT32_MAX)
         return ig_error(g, call->loc, "sl.arange bounds must fit int32");
@@ -429,7 +434,7 @@ static gval make_full(irgen *g, const ast_expr *call, const ast_expr *shape_arg,
         const_value c = value.c;
         if (c.kind == CONST_FLOAT && !ir_dtype_is_float(dt)) {
             /* sl.full(n, 2.5, sl.int32): convert like sl.cast. */
-            ir_value f = ig_materialize(g, value_arg->loc, c, ir_type_scalar(DT_F32));
+            ir_value f = ig_materialize(g, value_arg->loc, c, ig_const_type(c));
             if (f == IR_NO_VALUE)
                 return (gval){0};
             f = ig_cast(g, call->loc, f, dt);

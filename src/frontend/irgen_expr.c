@@ -5,6 +5,7 @@
 #include "irgen_internal.h"
 #include "../ir/scalar.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,10 +161,28 @@ ir_type ig_const_type(const_value c)
 {
     switch (c.kind) {
     case CONST_BOOL: return ir_type_scalar(DT_I1);
-    case CONST_FLOAT: return ir_type_scalar(DT_F32);
+    case CONST_FLOAT: {
+        /* float32, unless float32 would change the value beyond rounding
+         * (overflow to inf, or below its normal range): then float64, as
+         * Triton types a float constant. */
+        double m = fabs(c.f);
+        bool f32 = !isfinite(c.f) || m == 0 || (m >= 0x1p-126 && m <= 0x1.fffffep127);
+        return ir_type_scalar(f32 ? DT_F32 : DT_F64);
+    }
     case CONST_INT:
         return ir_type_scalar(c.i >= INT32_MIN && c.i <= INT32_MAX ? DT_I32 : DT_I64);
     default: return ir_type_void();
+    }
+}
+
+/* The largest finite value of a float dtype. */
+static double float_max(ir_dtype dt)
+{
+    switch (dt) {
+    case DT_F16: return 65504.0;
+    case DT_BF16: return 0x1.fep127;
+    case DT_F32: return 0x1.fffffep127;
+    default: return DBL_MAX;
     }
 }
 
@@ -201,8 +220,20 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
         return IR_NO_VALUE;
     ir_type et = ir_type_scalar(dt);
     if (ir_dtype_is_float(dt)) {
-        double v = c.kind == CONST_FLOAT ? c.f : (double)c.i;
-        ir_attr_set_float(g->m, op, "value", et, ir_scalar_from_float(dt, v).f);
+        /* Rounded once to dt; a finite value that would become inf is an
+         * error, as an integer that does not fit is. */
+        ir_scalar s = c.kind == CONST_FLOAT ? ir_scalar_from_float(dt, c.f) : ir_scalar_from_int(dt, c.i);
+        if (isinf(s.f) && (c.kind != CONST_FLOAT || isfinite(c.f))) {
+            char text[32];
+            if (c.kind == CONST_FLOAT)
+                snprintf(text, sizeof text, "float constant %g", c.f);
+            else
+                snprintf(text, sizeof text, "constant %lld", (long long)c.i);
+            ig_error(g, loc, "the %s does not fit %s (its largest finite value is %g)", text,
+                     ig_type_name(et, b), float_max(dt));
+            return IR_NO_VALUE;
+        }
+        ir_attr_set_float(g->m, op, "value", et, s.f);
     } else if (c.kind == CONST_FLOAT) {
         ig_error(g, loc, "the float constant %g cannot become %s implicitly; use sl.cast", c.f,
                  ig_type_name(et, b));
@@ -232,9 +263,10 @@ ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
         ir_type t = ig_const_type(v.c);
         if (like.kind != TY_VOID && !ir_type_is_ptrlike(like)) {
             ir_dtype dt = (ir_dtype)like.dtype;
-            /* A float constant with an integer context becomes float32. */
+            /* A float constant with an integer context takes its own type
+             * (float32, or float64 outside float32's range). */
             if (v.c.kind == CONST_FLOAT && !ir_dtype_is_float(dt))
-                dt = DT_F32;
+                dt = (ir_dtype)t.dtype;
             else if (v.c.kind == CONST_INT && dt == DT_I1)
                 dt = DT_I32;
             t = ir_type_like(like, ir_type_scalar(dt));
@@ -350,7 +382,7 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
     }
     if (b.kind != GV_IR) {
         if (b.kind == GV_CONST && b.c.kind == CONST_FLOAT && !ir_dtype_is_float((ir_dtype)ta.dtype)) {
-            a.v = ig_cast(g, loc, a.v, DT_F32);
+            a.v = ig_cast(g, loc, a.v, (ir_dtype)ig_const_type(b.c).dtype);
             if (a.v == IR_NO_VALUE)
                 return false;
             ta = ig_type(g, a);
@@ -410,8 +442,21 @@ bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t
 static bool const_truth(const_value c) { return c.kind == CONST_FLOAT ? c.f != 0 : c.i != 0; }
 static double const_num(const_value c) { return c.kind == CONST_FLOAT ? c.f : (double)c.i; }
 
+/* An operand for an overflow message: "2**63" reads better than its 19 digits. */
+static const char *int_text(int64_t v, char buf[32])
+{
+    if (v == INT64_MIN)
+        snprintf(buf, 32, "-2**63");
+    else if (v == INT64_MAX)
+        snprintf(buf, 32, "2**63-1");
+    else
+        snprintf(buf, 32, "%lld", (long long)v);
+    return buf;
+}
+
 static gval fold_const_binop(irgen *g, const ast_expr *e, ast_op op, const_value a, const_value b)
 {
+    char b1[32], b2[32];
     if (a.kind == CONST_DTYPE || b.kind == CONST_DTYPE)
         return ig_error(g, e->loc, "'%s' cannot be applied to a dtype", op_text(op));
     bool ints = a.kind != CONST_FLOAT && b.kind != CONST_FLOAT;
@@ -431,51 +476,47 @@ static gval fold_const_binop(irgen *g, const ast_expr *e, ast_op op, const_value
     default: break;
     }
     if (ints) {
-        bool overflow = false;
+        /* Python's integers, held in int64: a result outside it is an error
+         * (checked.h), never a wrapped value. */
+        bool fits = true;
         switch (op) {
-        case OP_ADD: overflow = __builtin_add_overflow(x, y, &r); break;
-        case OP_SUB: overflow = __builtin_sub_overflow(x, y, &r); break;
-        case OP_MUL: overflow = __builtin_mul_overflow(x, y, &r); break;
+        case OP_ADD: fits = checked_add(x, y, &r); break;
+        case OP_SUB: fits = checked_sub(x, y, &r); break;
+        case OP_MUL: fits = checked_mul(x, y, &r); break;
         case OP_FLOORDIV:
         case OP_MOD:
             if (y == 0)
                 return ig_error(g, e->loc, "division by zero in a constant expression");
-            if (x == INT64_MIN && y == -1) {
-                overflow = op == OP_FLOORDIV;
-                r = 0;
-                break;
-            }
-            r = op == OP_FLOORDIV ? x / y : x % y;
-            if ((x % y != 0) && ((x < 0) != (y < 0)))
-                r = op == OP_FLOORDIV ? r - 1 : r + y;
+            fits = op == OP_FLOORDIV ? checked_floordiv(x, y, &r) : checked_mod(x, y, &r);
             break;
         case OP_BITAND: r = x & y; break;
         case OP_BITOR: r = x | y; break;
         case OP_BITXOR: r = x ^ y; break;
         case OP_SHL:
-            if (y < 0 || y > 62)
-                return ig_error(g, e->loc, "shift count %lld out of range in a constant expression",
-                                (long long)y);
-            overflow = (x > (INT64_MAX >> y)) || (x < (INT64_MIN >> y));
-            r = (int64_t)((uint64_t)x << y);
+            if (y < 0)
+                return ig_error(g, e->loc, "negative shift count in a constant expression");
+            fits = checked_shl(x, y, &r);
             break;
         case OP_SHR:
             if (y < 0)
                 return ig_error(g, e->loc, "negative shift count in a constant expression");
-            r = y > 63 ? (x < 0 ? -1 : 0) : x >> y;
+            r = checked_shr(x, y);
             break;
         case OP_POW:
-            if (y < 0)
+            if (y < 0) {
+                /* Python: an int to a negative power is a float. */
+                if (x == 0)
+                    return ig_error(g, e->loc, "0 cannot be raised to a negative power");
                 return gv_float(pow(fx, fy));
-            r = 1;
-            for (int64_t i = 0; i < y && !overflow; i++)
-                overflow = __builtin_mul_overflow(r, x, &r);
+            }
+            fits = checked_pow(x, y, &r);
             break;
         default:
             return ig_error(g, e->loc, "'%s' is not supported in Swage kernels", op_text(op));
         }
-        if (overflow)
-            return ig_error(g, e->loc, "constant expression overflows int64");
+        if (!fits)
+            return ig_error(g, e->loc, "constant expression overflows int64 (%s %s %s)",
+                            int_text(x, b1), op_text(op), int_text(y, b2));
         if (a.kind == CONST_BOOL && b.kind == CONST_BOOL &&
             (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR))
             return gv_bool(r != 0);
@@ -486,7 +527,18 @@ static gval fold_const_binop(irgen *g, const ast_expr *e, ast_op op, const_value
     case OP_ADD: return gv_float(fx + fy);
     case OP_SUB: return gv_float(fx - fy);
     case OP_MUL: return gv_float(fx * fy);
-    case OP_POW: return gv_float(pow(fx, fy));
+    case OP_POW: {
+        /* As Python's float **: no complex results, no silent overflow. */
+        if (fx == 0 && fy < 0)
+            return ig_error(g, e->loc, "0.0 cannot be raised to a negative power");
+        if (fx < 0 && isfinite(fy) && fy != floor(fy))
+            return ig_error(g, e->loc, "a negative number to a fractional power is a complex "
+                                       "number, which Swage kernels do not have");
+        double p = pow(fx, fy);
+        if (isinf(p) && isfinite(fx) && isfinite(fy))
+            return ig_error(g, e->loc, "constant expression overflows float64 (%g ** %g)", fx, fy);
+        return gv_float(p);
+    }
     case OP_FLOORDIV:
     case OP_MOD:
         if (fy == 0)
@@ -538,11 +590,17 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
     ir_type tp = ig_type(g, p);
     ir_value o;
     if (off.kind == GV_CONST) {
-        if (off.c.kind != CONST_INT && off.c.kind != CONST_BOOL)
+        /* As for a runtime offset, a bool is not an integer offset. */
+        if (off.c.kind == CONST_BOOL)
+            return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by the "
+                                       "bool %s", off.c.i ? "True" : "False");
+        if (off.c.kind != CONST_INT)
             return ig_error(g, e->loc, "a pointer can only be offset by an integer");
         const_value c = off.c;
-        if (negate)
-            c.i = -c.i;
+        char text[32];
+        if (negate && !checked_neg(off.c.i, &c.i))
+            return ig_error(g, e->loc, "the pointer offset -(%s) overflows int64",
+                            int_text(off.c.i, text));
         o = ig_materialize(g, e->loc, c, ir_type_like(tp, ig_const_type(c)));
         negate = false;
     } else if (off.kind == GV_IR) {

@@ -4,6 +4,7 @@
 #define SWAGE_IRGEN_INTERNAL_H
 
 #include "irgen.h"
+#include "../support/checked.h"
 
 /* A Python-level value during lowering. */
 typedef enum gval_kind {

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,9 +43,29 @@ void spec_print_type(ir_type t, strbuf *out)
     sb_puts(out, ir_dtypes[t.dtype].name[0] == 'u' ? "u8" : ir_dtypes[t.dtype].name);
 }
 
+/* An integer in the syntax strtoll reads (sign, then decimal digits or a 0x
+ * or 0 prefix): such a value is an int, never a float, however long. */
+static bool int_syntax(const char *text, size_t len)
+{
+    size_t i = 0;
+    if (i < len && (text[i] == '+' || text[i] == '-'))
+        i++;
+    bool hex = len - i > 2 && text[i] == '0' && (text[i + 1] | 32) == 'x';
+    if (hex)
+        i += 2;
+    if (i == len)
+        return false;
+    for (; i < len; i++)
+        if (!(hex ? isxdigit((unsigned char)text[i]) : isdigit((unsigned char)text[i])))
+            return false;
+    return true;
+}
+
 bool spec_parse_value(const char *text, size_t len, const_value *out)
 {
     trim(&text, &len);
+    if (int_syntax(text, len) && len > 63)
+        return false; /* far beyond int64, and no float */
     if (!len || len > 63)
         return false;
     char buf[64];
@@ -74,6 +95,8 @@ bool spec_parse_value(const char *text, size_t len, const_value *out)
         out->i = v;
         return true;
     }
+    if (int_syntax(buf, len))
+        return false; /* beyond int64: not silently a float */
     errno = 0;
     double f = strtod(buf, &end);
     if (end && *end == 0 && end != buf) {
@@ -94,6 +117,17 @@ static bool is_ident(const char *s, size_t n)
     return true;
 }
 
+/* At most 40 characters of a value for a message ("1000000000...000 (401
+ * characters)"): a message stays one short line whatever the input. */
+static const char *short_text(const char *s, size_t n, char buf[80])
+{
+    if (n <= 40)
+        snprintf(buf, 80, "%.*s", (int)n, s);
+    else
+        snprintf(buf, 80, "%.16s...%.8s (%zu characters)", s, s + n - 8, n);
+    return buf;
+}
+
 /* Splits "a=x,b=y" and calls `entry` for each; handles errors uniformly. */
 static bool parse_list(arena *a, const char *text, const char *what, kernel_spec *out, bool types,
                        diag *d)
@@ -111,27 +145,34 @@ static bool parse_list(arena *a, const char *text, const char *what, kernel_spec
         if (!len)
             continue;
         const char *eq = memchr(item, '=', len);
+        char shown[80];
         if (!eq) {
-            diag_error(d, DIAG_ARGUMENT, "%s entry '%.*s' is not of the form name=value", what,
-                       (int)len, item);
+            diag_error(d, DIAG_ARGUMENT, "%s entry '%s' is not of the form name=value", what,
+                       short_text(item, len, shown));
             return false;
         }
         const char *name = item, *val = eq + 1;
         size_t nlen = (size_t)(eq - item), vlen = len - nlen - 1;
         trim(&name, &nlen);
         if (!is_ident(name, nlen)) {
-            diag_error(d, DIAG_ARGUMENT, "%s entry '%.*s' does not start with a parameter name",
-                       what, (int)len, item);
+            diag_error(d, DIAG_ARGUMENT, "%s entry '%s' does not start with a parameter name",
+                       what, short_text(item, len, shown));
             return false;
         }
         spec_entry e = {.name = arena_strndup(a, name, nlen)};
         if (types ? !spec_parse_type(val, vlen, &e.type) : !spec_parse_value(val, vlen, &e.value)) {
-            diag_error(d, DIAG_ARGUMENT,
-                       types ? "signature gives '%s' the unknown type '%.*s' (expected e.g. *f32, "
-                               "i32, f16, *bf16, i64, i1)"
-                             : "constexpr '%s' has the value '%.*s', which is not an int, float, "
-                               "bool or dtype",
-                       e.name, (int)vlen, val);
+            trim(&val, &vlen);
+            if (!types && int_syntax(val, vlen))
+                diag_error(d, DIAG_ARGUMENT,
+                           "constexpr '%s' = %s does not fit int64 (compile-time integers are "
+                           "int64: -2**63 to 2**63-1)", e.name, short_text(val, vlen, shown));
+            else
+                diag_error(d, DIAG_ARGUMENT,
+                           types ? "signature gives '%s' the unknown type '%s' (expected e.g. *f32, "
+                                   "i32, f16, *bf16, i64, i1)"
+                                 : "constexpr '%s' has the value '%s', which is not an int, float, "
+                                   "bool or dtype",
+                           e.name, short_text(val, vlen, shown));
             return false;
         }
         if (types ? spec_find_type(out, e.name) : spec_find_constexpr(out, e.name)) {

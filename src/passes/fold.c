@@ -6,6 +6,7 @@
 #include "passes.h"
 
 #include "../ir/scalar.h"
+#include "../support/checked.h"
 
 #include <string.h>
 
@@ -372,19 +373,16 @@ static bool fold_for(folder *f, ir_op *op)
     int ncarried = op->noperands - 3;
     if (ncarried != op->nresults)
         return false;
-    if (step.i > 0 ? lb.i >= ub.i : lb.i <= ub.i) {
+    /* Python's len(range(lb, ub, step)), exact at the int64 limits (checked.h). */
+    uint64_t trips = range_length(lb.i, ub.i, step.i);
+    if (trips == 0) {
         for (int i = 0; i < ncarried; i++)
             ir_replace_all_uses(m, op->results[i], op->operands[3 + i]);
         ir_op_unlink(op);
         f->changed = true;
         return true;
     }
-    /* One trip when the distance is at most one step. Unsigned arithmetic:
-     * the distance is positive here and cannot overflow; neither can the
-     * magnitude of a negative step. */
-    uint64_t distance = step.i > 0 ? (uint64_t)ub.i - (uint64_t)lb.i : (uint64_t)lb.i - (uint64_t)ub.i;
-    uint64_t stride = step.i > 0 ? (uint64_t)step.i : (uint64_t)0 - (uint64_t)step.i;
-    if (distance > stride)
+    if (trips > 1)
         return false;
     ir_block *body = op->regions[0];
     if (body->nargs != ncarried + 1)

@@ -600,12 +600,40 @@ static bool read_geometry(lowerer *lw, int32_t max_len)
     return true;
 }
 
+/* A segment program (docs/segments.md) has no SIMT form of its own: its
+ * task kernels do, once lower-segments has made them. Reported at the first
+ * segment op, before anything is rewritten. */
+static bool reject_segment_program(const lowerer *lw, const ir_block *b)
+{
+    for (const ir_op *op = b->first; op; op = op->next) {
+        switch (op->kind) {
+        case IR_SEGMENT_ID:
+        case IR_SEGMENT:
+        case IR_SEGMENT_LENGTH:
+        case IR_LOAD_SEGMENT:
+        case IR_STORE_SEGMENT:
+            diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                          "lower-simt: '%s' makes @%s a segment program, which lower-segments must "
+                          "turn into task kernels first: run lower-segments before lower-simt "
+                          "(--passes=lower-segments,lower-simt)", ir_ops[op->kind].name,
+                          ir_func_name(lw->func));
+            return false;
+        default: break;
+        }
+        for (int r = 0; r < op->nregions; r++)
+            if (!reject_segment_program(lw, op->regions[r]))
+                return false;
+    }
+    return true;
+}
+
 static bool lower_func(ir_module *m, ir_op *func, diag *d)
 {
     lowerer lw = {.m = m, .d = d, .func = func, .thread_id = IR_NO_VALUE};
     ir_block *body = ir_func_body(func);
     int32_t max_len = 1;
-    if (!scan_tiles(&lw, body, &max_len) || !read_geometry(&lw, max_len))
+    if (!reject_segment_program(&lw, body) || !scan_tiles(&lw, body, &max_len) ||
+        !read_geometry(&lw, max_len))
         return false;
     lw.nsemantic = m->nvalues;
     lw.semantic = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(m->nvalues ? m->nvalues : 1));

@@ -21,3 +21,16 @@ func.func @k() {
   %0 = "sw.arange"() {end = 2147483648 : i64, start = 2147483520 : i64} : () -> tensor<128xi32>
   "func.return"() : () -> ()
 }
+
+// -----
+// A segment program is lowered to task kernels by lower-segments first; its
+// own ops have no SIMT form (this was an internal error).
+// CHECK: lower-errors.mlir:[[# @LINE + 3]]:10: error: lower-simt: 'sw.segment_id' makes @segment_program a segment program, which lower-segments must turn into task kernels first: run lower-segments before lower-simt (--passes=lower-segments,lower-simt)
+// CHECK-NOT: internal
+func.func @segment_program(%values: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %out: !sw.ptr<f32>) {
+  %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  %seg = "sw.segment"(%values, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
+  %x = "sw.load_segment"(%seg) : (!sw.segment<f32>) -> tensor<?xf32>
+  "sw.store_segment"(%out, %seg, %x) : (!sw.ptr<f32>, !sw.segment<f32>, tensor<?xf32>) -> ()
+  "func.return"() : () -> ()
+}
