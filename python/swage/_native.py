@@ -60,6 +60,7 @@ class KernelSpec(ctypes.Structure):
         ("signature", ctypes.c_char_p),
         ("constexprs", ctypes.c_char_p),
         ("extract", ctypes.c_int),
+        ("source_length", ctypes.c_size_t),  # all the bytes: a NUL in them is an error
     ]
 
 
@@ -292,8 +293,10 @@ def compile_kernel(source, file_name, first_line, kernel_name, signature, conste
                    extract=False):
     """swageKernelCompile; returns the kernel handle, a Kernel (an int) that
     holds one reference to the C cache's kernel until it is dropped."""
-    spec = KernelSpec(_bytes(source), _bytes(file_name), first_line, _bytes(kernel_name),
-                      _bytes(signature), _bytes(constexprs), 1 if extract else 0)
+    text = _bytes(source)
+    spec = KernelSpec(text, _bytes(file_name), first_line, _bytes(kernel_name),
+                      _bytes(signature), _bytes(constexprs), 1 if extract else 0,
+                      len(text) if text is not None else 0)
     kernel = _KernelPtr()
     error = _ErrorPtr()
     status = lib.swageKernelCompile(ctypes.byref(spec), ctypes.byref(kernel), ctypes.byref(error))
