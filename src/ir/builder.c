@@ -166,8 +166,7 @@ ir_op *irb_clone(ir_builder *b, const ir_op *op, ir_value *map, int32_t nmap)
     b->loc = op->loc;
     ir_op *copy = irb_op(b, op->kind, operands, op->noperands, types, op->nresults, op->nregions);
     b->loc = saved;
-    for (int i = 0; i < op->nattrs; i++)
-        ir_attr_set(b->m, copy, &op->attrs[i]);
+    ir_attr_set_all(b->m, copy, op->attrs, op->nattrs);
     for (int i = 0; i < op->nresults; i++)
         if (op->results[i] < nmap)
             map[op->results[i]] = copy->results[i];

@@ -108,44 +108,82 @@ ir_type ir_type_like(ir_type shape_of, ir_type elem)
     return t;
 }
 
-static void print_elem(uint8_t dtype, bool ptr, strbuf *out)
+size_t ir_int_text(int64_t v, char buf[24])
 {
-    const char *n = dtype < DT_COUNT ? ir_dtypes[dtype].name : "?";
-    if (ptr)
-        sb_printf(out, "!sw.ptr<%s>", n);
-    else
-        sb_puts(out, n);
+    char tmp[24], *e = tmp + sizeof tmp, *c = e;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--c = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--c = '-';
+    size_t n = (size_t)(e - c);
+    memcpy(buf, c, n);
+    return n;
+}
+
+/* Appends s to buf at *n. */
+static void cat(char *buf, size_t *n, const char *s)
+{
+    size_t len = strlen(s);
+    memcpy(buf + *n, s, len);
+    *n += len;
+}
+
+static void cat_elem(char *buf, size_t *n, uint8_t dtype, bool ptr)
+{
+    const char *name = dtype < DT_COUNT ? ir_dtypes[dtype].name : "?";
+    if (ptr) {
+        cat(buf, n, "!sw.ptr<");
+        cat(buf, n, name);
+        cat(buf, n, ">");
+    } else {
+        cat(buf, n, name);
+    }
+}
+
+/* The longest text, "vector<-2147483648x!sw.ptr<bf16>>", takes 33 bytes. */
+size_t ir_type_text(ir_type t, char buf[64])
+{
+    size_t n = 0;
+    switch (t.kind) {
+    case TY_VOID: cat(buf, &n, "none"); break;
+    case TY_SCALAR: cat_elem(buf, &n, t.dtype, false); break;
+    case TY_PTR: cat_elem(buf, &n, t.dtype, true); break;
+    case TY_TILE:
+    case TY_VEC:
+        cat(buf, &n, t.kind == TY_TILE ? "tensor<" : "vector<");
+        n += ir_int_text(t.len, buf + n);
+        cat(buf, &n, "x");
+        cat_elem(buf, &n, t.dtype, t.ptr_elem);
+        cat(buf, &n, ">");
+        break;
+    case TY_SEGVAL:
+        cat(buf, &n, "tensor<?x");
+        cat_elem(buf, &n, t.dtype, t.ptr_elem);
+        cat(buf, &n, ">");
+        break;
+    case TY_SEGMENT:
+        cat(buf, &n, "!sw.segment<");
+        cat(buf, &n, t.dtype < DT_COUNT ? ir_dtypes[t.dtype].name : "?");
+        cat(buf, &n, ">");
+        break;
+    default: cat(buf, &n, "<bad type>"); break;
+    }
+    buf[n] = 0;
+    return n;
 }
 
 void ir_type_print(ir_type t, strbuf *out)
 {
-    switch (t.kind) {
-    case TY_VOID: sb_puts(out, "none"); break;
-    case TY_SCALAR: print_elem(t.dtype, false, out); break;
-    case TY_PTR: print_elem(t.dtype, true, out); break;
-    case TY_TILE:
-    case TY_VEC:
-        sb_printf(out, "%s<%dx", t.kind == TY_TILE ? "tensor" : "vector", (int)t.len);
-        print_elem(t.dtype, t.ptr_elem, out);
-        sb_putc(out, '>');
-        break;
-    case TY_SEGVAL:
-        sb_puts(out, "tensor<?x");
-        print_elem(t.dtype, t.ptr_elem, out);
-        sb_putc(out, '>');
-        break;
-    case TY_SEGMENT: sb_printf(out, "!sw.segment<%s>", ir_dtypes[t.dtype].name); break;
-    default: sb_puts(out, "<bad type>"); break;
-    }
+    char buf[64];
+    sb_putn(out, buf, ir_type_text(t, buf));
 }
 
 const char *ir_type_str(ir_type t, char buf[64])
 {
-    strbuf sb;
-    sb_init(&sb);
-    ir_type_print(t, &sb);
-    snprintf(buf, 64, "%s", sb.data ? sb.data : "?");
-    sb_free(&sb);
+    ir_type_text(t, buf);
     return buf;
 }
 
@@ -175,8 +213,7 @@ static ir_op *clone_op(ir_module *dst, const ir_op *op)
         c->results[i] = op->results[i];
         dst->values[op->results[i]].def = c;
     }
-    for (int i = 0; i < op->nattrs; i++)
-        ir_attr_set(dst, c, &op->attrs[i]);
+    ir_attr_set_all(dst, c, op->attrs, op->nattrs);
     c->nregions = op->nregions;
     c->regions = arena_alloc(dst->ar, sizeof(ir_block *) * (size_t)(op->nregions ? op->nregions : 1));
     for (int i = 0; i < op->nregions; i++)
@@ -206,6 +243,7 @@ ir_module *ir_module_clone(arena *a, const ir_module *m)
         c->values[v] = m->values[v];
         c->values[v].def = NULL;
         c->values[v].arg_of = NULL;
+        c->values[v].uses = NULL; /* clone_op puts the copies' operands on them */
         if (m->values[v].name)
             c->values[v].name = arena_strdup(a, m->values[v].name);
     }
@@ -257,12 +295,75 @@ ir_op *ir_op_create(ir_module *m, ir_op_kind kind, src_loc loc, const ir_value *
     return op;
 }
 
+/* ---- use-lists ---------------------------------------------------------- */
+
+static bool tracked(const ir_module *m, ir_value v) { return v >= 0 && v < m->nvalues; }
+
+/* Puts use u (operand slot of a value v, already written) at the head of
+ * v's list. */
+static void use_link(ir_module *m, ir_use *u, ir_value v)
+{
+    u->prev = NULL;
+    u->next = NULL;
+    if (!tracked(m, v))
+        return;
+    u->next = m->values[v].uses;
+    if (u->next)
+        u->next->prev = u;
+    m->values[v].uses = u;
+}
+
+/* Takes use u, which holds v, off v's list. */
+static void use_unlink(ir_module *m, ir_use *u, ir_value v)
+{
+    if (!tracked(m, v))
+        return;
+    if (u->prev)
+        u->prev->next = u->next;
+    else if (m->values[v].uses == u)
+        m->values[v].uses = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    u->prev = u->next = NULL;
+}
+
 void ir_op_set_operands(ir_module *m, ir_op *op, const ir_value *operands, int n)
 {
+    for (int i = 0; i < op->noperands; i++)
+        use_unlink(m, &op->uses[i], op->operands[i]);
     op->operands = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(n ? n : 1));
+    op->uses = arena_alloc(m->ar, sizeof(ir_use) * (size_t)(n ? n : 1));
     if (n)
         memcpy(op->operands, operands, sizeof(ir_value) * (size_t)n);
     op->noperands = n;
+    for (int i = 0; i < n; i++) {
+        op->uses[i].user = op;
+        use_link(m, &op->uses[i], op->operands[i]);
+    }
+}
+
+void ir_op_set_operand(ir_module *m, ir_op *op, int i, ir_value v)
+{
+    if (op->operands[i] == v)
+        return;
+    use_unlink(m, &op->uses[i], op->operands[i]);
+    op->operands[i] = v;
+    use_link(m, &op->uses[i], v);
+}
+
+static void drop_uses(ir_module *m, ir_op *op)
+{
+    for (int i = 0; i < op->noperands; i++)
+        use_unlink(m, &op->uses[i], op->operands[i]);
+    for (int r = 0; r < op->nregions; r++)
+        for (ir_op *inner = op->regions[r]->first; inner; inner = inner->next)
+            drop_uses(m, inner);
+}
+
+void ir_op_erase(ir_module *m, ir_op *op)
+{
+    ir_op_unlink(op);
+    drop_uses(m, op);
 }
 
 void ir_block_append(ir_block *b, ir_op *op)
@@ -317,6 +418,31 @@ void ir_op_unlink(ir_op *op)
 }
 
 /* ---- attributes ------------------------------------------------------- */
+
+static ir_attr *attr_slot(ir_module *m, ir_op *op, const char *name);
+
+void ir_attr_set_all(ir_module *m, ir_op *op, const ir_attr *attrs, int n)
+{
+    /* Only the attributes op had before can clash: the new names are
+     * distinct. */
+    int32_t had = op->nattrs;
+    for (int i = 0; i < n; i++) {
+        ir_attr *s = NULL;
+        for (int32_t j = 0; j < had && !s; j++)
+            if (!strcmp(op->attrs[j].name, attrs[i].name))
+                s = &op->attrs[j];
+        if (!s) {
+            ir_attr a = {.name = arena_strdup(m->ar, attrs[i].name)};
+            VEC_PUSH(m->ar, op->attrs, op->nattrs, op->capattrs, a);
+            s = &op->attrs[op->nattrs - 1];
+        }
+        const char *name = s->name;
+        *s = attrs[i];
+        s->name = name;
+        if (attrs[i].kind == ATTR_STR && attrs[i].s)
+            s->s = arena_strdup(m->ar, attrs[i].s);
+    }
+}
 
 static ir_attr *attr_slot(ir_module *m, ir_op *op, const char *name)
 {
@@ -386,20 +512,35 @@ const ir_attr *ir_attr_get(const ir_op *op, const char *name)
 
 /* ---- queries and rewrites --------------------------------------------- */
 
-void ir_replace_uses_in_block(ir_block *b, ir_value from, ir_value to)
+/* True when op sits in b or in a region nested in it. */
+static bool op_within(const ir_op *op, const ir_block *b)
 {
-    for (ir_op *op = b->first; op; op = op->next) {
-        for (int i = 0; i < op->noperands; i++)
-            if (op->operands[i] == from)
-                op->operands[i] = to;
-        for (int r = 0; r < op->nregions; r++)
-            ir_replace_uses_in_block(op->regions[r], from, to);
+    for (const ir_block *blk = op->parent; blk; blk = blk->parent_op ? blk->parent_op->parent : NULL)
+        if (blk == b)
+            return true;
+    return false;
+}
+
+/* Moves every use of `from` whose op lies within `scope` to `to`. */
+static void replace_uses_within(ir_module *m, const ir_block *scope, ir_value from, ir_value to)
+{
+    if (from == to || !tracked(m, from))
+        return;
+    for (ir_use *u = m->values[from].uses, *next; u; u = next) {
+        next = u->next;
+        if (op_within(u->user, scope))
+            ir_op_set_operand(m, u->user, ir_use_index(u), to);
     }
+}
+
+void ir_replace_uses_in_block(ir_module *m, ir_block *b, ir_value from, ir_value to)
+{
+    replace_uses_within(m, b, from, to);
 }
 
 void ir_replace_all_uses(ir_module *m, ir_value from, ir_value to)
 {
-    ir_replace_uses_in_block(m->body, from, to);
+    replace_uses_within(m, m->body, from, to);
 }
 
 static void count_in_block(const ir_block *b, int32_t *counts)

@@ -5,6 +5,13 @@
  * small integer handles (ir_value) into the module's value table; ops sit in
  * doubly linked lists inside blocks; each region of an op is exactly one
  * block (structured control flow only). The op table is ops.def.
+ *
+ * Every value keeps a use-list: each operand slot of every op (ir_use) is
+ * threaded into the list of the value it holds, so replacing a value's uses
+ * costs its number of uses, not a walk of the module. The lists stay right
+ * as long as operands change only through ir_op_set_operands,
+ * ir_op_set_operand and the replace functions (never by writing
+ * op->operands directly).
  */
 #ifndef SWAGE_IR_H
 #define SWAGE_IR_H
@@ -74,6 +81,11 @@ ir_type ir_type_like(ir_type shape_of, ir_type elem);
 /* Writes MLIR text for t ("f32", "!sw.ptr<f32>", "tensor<128xi32>",
  * "vector<4xf32>"). */
 void ir_type_print(ir_type t, strbuf *out);
+/* The same text into buf, NUL-terminated; returns its length. */
+size_t ir_type_text(ir_type t, char buf[64]);
+/* Writes v in decimal into buf (no NUL); returns the length. Printing IR
+ * is mostly numbers, and this is faster than printf. */
+size_t ir_int_text(int64_t v, char buf[24]);
 /* Short human text, for diagnostics (same as the MLIR text). */
 const char *ir_type_str(ir_type t, char buf[64]);
 
@@ -143,18 +155,28 @@ typedef int32_t ir_value;
 typedef struct ir_op ir_op;
 typedef struct ir_block ir_block;
 
+/* One operand slot of an op (user->operands[ir_use_index(use)]), linked
+ * with the other uses of the value it holds. */
+typedef struct ir_use {
+    ir_op *user;
+    struct ir_use *prev, *next;
+} ir_use;
+
 typedef struct ir_value_info {
     ir_type type;
     ir_op *def;        /* defining op, or NULL for a block argument */
     ir_block *arg_of;  /* the block it is an argument of, or NULL */
     int32_t index;     /* result index within def, or argument index */
     const char *name;  /* printing hint (parameter names), may be NULL */
+    ir_use *uses;      /* its use-list: every op not erased that uses it, in no
+                          particular order (ops detached from the module too) */
 } ir_value_info;
 
 struct ir_op {
     ir_op_kind kind;
     src_loc loc;
     ir_value *operands;
+    ir_use *uses;      /* uses[i] is operand i's slot in its value's use-list */
     int32_t noperands;
     ir_value *results;
     int32_t nresults;
@@ -196,11 +218,20 @@ ir_value ir_block_add_arg(ir_module *m, ir_block *b, ir_type t, const char *name
  * nregions empty blocks. Operands are copied. */
 ir_op *ir_op_create(ir_module *m, ir_op_kind kind, src_loc loc, const ir_value *operands,
                     int noperands, const ir_type *result_types, int nresults, int nregions);
+/* Replaces all of op's operands (their use-lists follow). */
 void ir_op_set_operands(ir_module *m, ir_op *op, const ir_value *operands, int n);
+/* Replaces operand i of op (0 <= i < op->noperands). */
+void ir_op_set_operand(ir_module *m, ir_op *op, int i, ir_value v);
 void ir_block_append(ir_block *b, ir_op *op);
 void ir_insert_before(ir_op *pos, ir_op *op);
 void ir_insert_after(ir_op *pos, ir_op *op);
-void ir_op_unlink(ir_op *op); /* detaches op from its block (memory stays in the arena) */
+/* Detaches op from its block (memory stays in the arena); its operands stay
+ * in their use-lists, so it may be inserted elsewhere. */
+void ir_op_unlink(ir_op *op);
+/* Removes op for good: unlinks it and takes it and every op nested in its
+ * regions off the use-lists. Nothing may use its results any more (replace
+ * them first); the op must not be inserted again. */
+void ir_op_erase(ir_module *m, ir_op *op);
 
 /* Attributes: setting replaces an existing attribute of the same name. */
 void ir_attr_set_int(ir_module *m, ir_op *op, const char *name, ir_type t, int64_t v);
@@ -209,13 +240,27 @@ void ir_attr_set_str(ir_module *m, ir_op *op, const char *name, const char *s);
 void ir_attr_set_bool(ir_module *m, ir_op *op, const char *name, bool v);
 void ir_attr_set_type(ir_module *m, ir_op *op, const char *name, ir_type t);
 void ir_attr_set(ir_module *m, ir_op *op, const ir_attr *attr); /* copies name/strings */
+/* Appends n attributes at once, in their order: the names of attrs must be
+ * distinct; an attribute op already has under one of them is replaced in
+ * place. Linear in n (ir_attr_set searches op's attributes each time). */
+void ir_attr_set_all(ir_module *m, ir_op *op, const ir_attr *attrs, int n);
 const ir_attr *ir_attr_get(const ir_op *op, const char *name);
 
-/* Replaces every use of `from` in the module by `to`; the _in_block form
- * only in b and the regions nested in it. */
+/* Replaces every use of `from` by `to` in the ops of the module (those
+ * reachable from its body; an op detached from it keeps `from`); the
+ * _in_block form only in b and the regions nested in it. Both cost the
+ * number of uses of `from` times the nesting depth of its users. */
 void ir_replace_all_uses(ir_module *m, ir_value from, ir_value to);
-void ir_replace_uses_in_block(ir_block *b, ir_value from, ir_value to);
-/* Counts uses of every value: counts[v] for v in [0, m->nvalues). */
+void ir_replace_uses_in_block(ir_module *m, ir_block *b, ir_value from, ir_value to);
+/* The operand index a use stands for. */
+static inline int ir_use_index(const ir_use *u) { return (int)(u - u->user->uses); }
+/* The first use of v (follow ->next for the others), or NULL. */
+static inline ir_use *ir_value_uses(const ir_module *m, ir_value v)
+{
+    return v >= 0 && v < m->nvalues ? m->values[v].uses : NULL;
+}
+/* Counts uses of every value by ops in the module: counts[v] for v in
+ * [0, m->nvalues). */
 void ir_count_uses(const ir_module *m, int32_t *counts);
 
 /* The first func.func in the module, or NULL. */

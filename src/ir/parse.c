@@ -513,7 +513,33 @@ static void parse_attr_value(parser *p, ir_attr *a)
 typedef struct attr_list {
     ir_attr *attrs;
     int32_t n, cap;
+    int32_t *slots;   /* hash index of the names: attribute + 1, 0 when free */
+    uint32_t nslots;  /* a power of two, at least twice n */
 } attr_list;
+
+/* Adds a's name to l's index; false when l already has an attribute of
+ * that name. */
+static bool index_attr_name(parser *p, attr_list *l, const char *name)
+{
+    if (2 * (uint32_t)(l->n + 1) > l->nslots) {
+        uint32_t n = l->nslots ? l->nslots * 2 : 16;
+        l->slots = arena_alloc(&p->tmp, sizeof(int32_t) * n);
+        l->nslots = n;
+        for (int32_t i = 0; i < l->n; i++) {
+            uint32_t h = (uint32_t)hash_bytes(l->attrs[i].name, strlen(l->attrs[i].name), 0) & (n - 1);
+            while (l->slots[h])
+                h = (h + 1) & (n - 1);
+            l->slots[h] = i + 1;
+        }
+    }
+    uint32_t mask = l->nslots - 1;
+    uint32_t h = (uint32_t)hash_bytes(name, strlen(name), 0) & mask;
+    for (; l->slots[h]; h = (h + 1) & mask)
+        if (!strcmp(l->attrs[l->slots[h] - 1].name, name))
+            return false;
+    l->slots[h] = l->n + 1; /* the index the caller's push gives it */
+    return true;
+}
 
 /* '{' [name '=' value {',' name '=' value}] '}' */
 static attr_list parse_attr_dict(parser *p)
@@ -529,9 +555,8 @@ static attr_list parse_attr_dict(parser *p)
             a.name = lex_string_value(&p->lx, &p->tmp, &name);
         else
             expected(p, "an attribute name");
-        for (int i = 0; i < l.n; i++)
-            if (!strcmp(l.attrs[i].name, a.name))
-                error_at(p, name.loc, "duplicate attribute '%s'", a.name);
+        if (!index_attr_name(p, &l, a.name))
+            error_at(p, name.loc, "duplicate attribute '%s'", a.name);
         advance(p);
         expect(p, T_EQUAL, "'=' after the attribute name");
         parse_attr_value(p, &a);
@@ -682,8 +707,7 @@ static void attach_regions(parser *p, ir_op *op, ir_block **regions, int32_t n)
 
 static void set_attrs(parser *p, ir_op *op, const attr_list *l)
 {
-    for (int32_t i = 0; i < l->n; i++)
-        ir_attr_set(p->m, op, &l->attrs[i]);
+    ir_attr_set_all(p->m, op, l->attrs, l->n); /* the names are distinct */
 }
 
 /* func.func [private] @name(%a: T, ...) [attributes {...}] { ops } [loc] */

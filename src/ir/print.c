@@ -21,6 +21,36 @@ typedef struct printer {
 
 static bool value_ok(const printer *p, ir_value v) { return v >= 0 && v < p->m->nvalues; }
 
+/* ---- output -------------------------------------------------------------- */
+
+/* sb_putn with the common case (room in the buffer) inline: a module's text
+ * is made of many short pieces. */
+static inline void put_n(strbuf *out, const char *s, size_t n)
+{
+    if (!out->oom && out->len + n < out->cap) {
+        memcpy(out->data + out->len, s, n);
+        out->len += n;
+        out->data[out->len] = 0;
+    } else {
+        sb_putn(out, s, n);
+    }
+}
+
+static inline void put_c(strbuf *out, char c) { put_n(out, &c, 1); }
+static inline void put_s(strbuf *out, const char *s) { put_n(out, s, strlen(s)); }
+
+static void put_int(strbuf *out, int64_t v)
+{
+    char buf[24];
+    put_n(out, buf, ir_int_text(v, buf));
+}
+
+static void put_type(strbuf *out, ir_type t)
+{
+    char buf[64];
+    put_n(out, buf, ir_type_text(t, buf));
+}
+
 /* ---- numbering ---------------------------------------------------------- */
 
 static bool is_id_punct(char c) { return c == '$' || c == '.' || c == '_' || c == '-'; }
@@ -48,22 +78,38 @@ static bool is_pretty_func(const ir_op *op)
 
 static void number_block(printer *p, const ir_block *b);
 
+/* A parameter prints as its name when the name is a valid one that no
+ * earlier parameter of the function already took; the names taken are
+ * kept in a hash set (open addressing over 2 * nargs slots). */
 static void number_params(printer *p, const ir_block *b)
 {
+    uint32_t nslots = 16;
+    while (nslots < 2u * (uint32_t)b->nargs)
+        nslots *= 2;
+    const char **taken = calloc(nslots, sizeof *taken);
+    if (!taken) {
+        p->out->oom = true;
+        return;
+    }
     for (int i = 0; i < b->nargs; i++) {
         ir_value v = b->args[i];
         if (!value_ok(p, v))
             continue;
         const char *name = p->m->values[v].name;
         bool unique = is_param_name(name);
-        for (int j = 0; j < i && unique; j++)
-            if (value_ok(p, b->args[j]) && p->name[b->args[j]] && !strcmp(p->name[b->args[j]], name))
-                unique = false;
+        if (unique) {
+            uint32_t h = (uint32_t)hash_bytes(name, strlen(name), 0) & (nslots - 1);
+            for (; taken[h] && unique; h = (h + 1) & (nslots - 1))
+                unique = strcmp(taken[h], name) != 0;
+            if (unique)
+                taken[h] = name;
+        }
         if (unique)
             p->name[v] = name;
         else
             p->num[v] = p->next++;
     }
+    free(taken);
 }
 
 static void number_op(printer *p, const ir_op *op)
@@ -100,8 +146,9 @@ static void number_block(printer *p, const ir_block *b)
 
 static void indent(printer *p, int level)
 {
-    for (int i = 0; i < level; i++)
-        sb_puts(p->out, "  ");
+    static const char spaces[] = "                                ";
+    for (int n = 2 * level; n > 0; n -= (int)sizeof spaces - 1)
+        put_n(p->out, spaces, (size_t)(n < (int)sizeof spaces - 1 ? n : (int)sizeof spaces - 1));
 }
 
 static void print_value(printer *p, ir_value v)
@@ -111,7 +158,8 @@ static void print_value(printer *p, ir_value v)
         return;
     }
     if (p->name[v]) {
-        sb_printf(p->out, "%%%s", p->name[v]);
+        put_c(p->out, '%');
+        put_s(p->out, p->name[v]);
         return;
     }
     if (p->num[v] < 0) {
@@ -120,34 +168,42 @@ static void print_value(printer *p, ir_value v)
         return;
     }
     const ir_op *def = p->m->values[v].def;
-    if (def && def->nresults > 1)
-        sb_printf(p->out, "%%%d#%d", (int)p->num[v], (int)p->m->values[v].index);
-    else
-        sb_printf(p->out, "%%%d", (int)p->num[v]);
+    put_c(p->out, '%');
+    put_int(p->out, p->num[v]);
+    if (def && def->nresults > 1) {
+        put_c(p->out, '#');
+        put_int(p->out, p->m->values[v].index);
+    }
 }
 
 static void print_value_type(printer *p, ir_value v)
 {
     if (value_ok(p, v))
-        ir_type_print(p->m->values[v].type, p->out);
+        put_type(p->out, p->m->values[v].type);
     else
-        sb_puts(p->out, "<<invalid>>");
+        put_s(p->out, "<<invalid>>");
 }
 
 /* MLIR string literal: printable ASCII as is, '"' and '\' escaped, every
  * other byte as \XX. */
 static void print_string(strbuf *out, const char *s)
 {
-    sb_putc(out, '"');
-    for (const unsigned char *c = (const unsigned char *)s; c && *c; c++) {
+    put_c(out, '"');
+    const unsigned char *c = (const unsigned char *)s;
+    while (c && *c) {
+        const unsigned char *run = c; /* printable bytes go out in one piece */
+        while (*c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\')
+            c++;
+        put_n(out, (const char *)run, (size_t)(c - run));
+        if (!*c)
+            break;
         if (*c == '"' || *c == '\\')
             sb_printf(out, "\\%c", *c);
-        else if (*c >= 0x20 && *c < 0x7f)
-            sb_putc(out, (char)*c);
         else
             sb_printf(out, "\\%02X", *c);
+        c++;
     }
-    sb_putc(out, '"');
+    put_c(out, '"');
 }
 
 /* Bare identifiers as MLIR's lexer reads them: [a-zA-Z_][a-zA-Z0-9_$.]*. */
@@ -164,7 +220,7 @@ static bool is_bare_id(const char *s)
 static void print_name(strbuf *out, const char *s)
 {
     if (is_bare_id(s))
-        sb_puts(out, s);
+        put_s(out, s);
     else
         print_string(out, s ? s : "");
 }
@@ -227,7 +283,7 @@ static void print_float_value(strbuf *out, ir_dtype dt, double v)
      * small integers read better exact, and "%.0f" is exact for them. */
     if (v == floor(v) && fabs(v) < 1e6) {
         snprintf(text, sizeof text, "%.0f.0", v);
-        sb_puts(out, text);
+        put_s(out, text);
         return;
     }
     for (int prec = lo; prec <= 17; prec++) {
@@ -244,7 +300,7 @@ static void print_float_value(strbuf *out, ir_dtype dt, double v)
                     strcat(text, ".0");
                 }
             }
-            sb_puts(out, text);
+            put_s(out, text);
             return;
         }
     }
@@ -265,21 +321,22 @@ static void print_attr_value(printer *p, const ir_attr *a)
     strbuf *out = p->out;
     switch (a->kind) {
     case ATTR_INT:
-        sb_printf(out, "%lld : ", (long long)a->i);
-        ir_type_print(int_attr_type(a), out);
+        put_int(out, a->i);
+        put_s(out, " : ");
+        put_type(out, int_attr_type(a));
         break;
     case ATTR_FLOAT: {
         bool is_float = a->type.kind == TY_SCALAR && ir_dtype_is_float((ir_dtype)a->type.dtype);
         ir_dtype dt = is_float ? (ir_dtype)a->type.dtype : DT_F64;
         print_float_value(out, dt, a->f);
-        sb_puts(out, " : ");
-        ir_type_print(is_float ? a->type : ir_type_scalar(DT_F64), out);
+        put_s(out, " : ");
+        put_type(out, is_float ? a->type : ir_type_scalar(DT_F64));
         break;
     }
     case ATTR_STR: print_string(out, a->s ? a->s : ""); break;
-    case ATTR_BOOL: sb_puts(out, a->i ? "true" : "false"); break;
-    case ATTR_TYPE: ir_type_print(a->type, out); break;
-    default: sb_puts(out, "<<bad attribute>>"); break;
+    case ATTR_BOOL: put_s(out, a->i ? "true" : "false"); break;
+    case ATTR_TYPE: put_type(out, a->type); break;
+    default: put_s(out, "<<bad attribute>>"); break;
     }
 }
 
@@ -298,7 +355,9 @@ static void print_attr_dict(printer *p, const ir_op *op, const ir_attr *skip, co
         n += &op->attrs[i] != skip;
     if (n == 0)
         return;
-    const ir_attr **sorted = malloc(sizeof *sorted * (size_t)n);
+    /* Most ops have an attribute or two: no allocation for them. */
+    const ir_attr *few[8];
+    const ir_attr **sorted = n <= 8 ? few : malloc(sizeof *sorted * (size_t)n);
     if (!sorted) {
         p->out->oom = true;
         return;
@@ -307,18 +366,20 @@ static void print_attr_dict(printer *p, const ir_op *op, const ir_attr *skip, co
     for (int i = 0; i < op->nattrs; i++)
         if (&op->attrs[i] != skip)
             sorted[n++] = &op->attrs[i];
-    qsort(sorted, (size_t)n, sizeof *sorted, attr_cmp);
-    sb_puts(p->out, lead);
-    sb_putc(p->out, '{');
+    if (n > 1)
+        qsort(sorted, (size_t)n, sizeof *sorted, attr_cmp);
+    put_s(p->out, lead);
+    put_c(p->out, '{');
     for (int i = 0; i < n; i++) {
         if (i)
-            sb_puts(p->out, ", ");
+            put_s(p->out, ", ");
         print_name(p->out, sorted[i]->name ? sorted[i]->name : "");
-        sb_puts(p->out, " = ");
+        put_s(p->out, " = ");
         print_attr_value(p, sorted[i]);
     }
-    sb_putc(p->out, '}');
-    free(sorted);
+    put_c(p->out, '}');
+    if (sorted != few)
+        free(sorted);
 }
 
 static void print_loc(printer *p, const ir_op *op)
@@ -326,14 +387,18 @@ static void print_loc(printer *p, const ir_op *op)
     if (!p->locations)
         return;
     if (op->loc.line <= 0) {
-        sb_puts(p->out, " loc(unknown)");
+        put_s(p->out, " loc(unknown)");
         return;
     }
     const source_file *src = &p->m->src;
     long line = (long)op->loc.line + (src->first_line > 0 ? src->first_line : 1) - 1;
-    sb_puts(p->out, " loc(");
+    put_s(p->out, " loc(");
     print_string(p->out, src->name ? src->name : "<unknown>");
-    sb_printf(p->out, ":%ld:%d)", line, (int)op->loc.col);
+    put_c(p->out, ':');
+    put_int(p->out, line);
+    put_c(p->out, ':');
+    put_int(p->out, op->loc.col);
+    put_c(p->out, ')');
 }
 
 /* ---- ops ---------------------------------------------------------------- */
@@ -353,45 +418,45 @@ static void print_func(printer *p, const ir_op *op, int level)
     if (sym && sym->kind != ATTR_STR)
         sym = NULL; /* printed in the attribute dictionary instead */
     indent(p, level);
-    sb_puts(p->out, "func.func @");
+    put_s(p->out, "func.func @");
     print_name(p->out, sym && sym->s ? sym->s : "");
-    sb_putc(p->out, '(');
+    put_c(p->out, '(');
     for (int i = 0; i < body->nargs; i++) {
         if (i)
-            sb_puts(p->out, ", ");
+            put_s(p->out, ", ");
         print_value(p, body->args[i]);
-        sb_puts(p->out, ": ");
+        put_s(p->out, ": ");
         print_value_type(p, body->args[i]);
     }
-    sb_putc(p->out, ')');
+    put_c(p->out, ')');
     print_attr_dict(p, op, sym, " attributes ");
-    sb_puts(p->out, " {\n");
+    put_s(p->out, " {\n");
     print_block_ops(p, body, level + 1);
     indent(p, level);
-    sb_putc(p->out, '}');
+    put_c(p->out, '}');
     print_loc(p, op);
-    sb_putc(p->out, '\n');
+    put_c(p->out, '\n');
 }
 
 static void print_region(printer *p, const ir_block *b, int level)
 {
-    sb_puts(p->out, "{\n");
+    put_s(p->out, "{\n");
     if (b && b->nargs > 0) {
         indent(p, level);
-        sb_puts(p->out, "^bb0(");
+        put_s(p->out, "^bb0(");
         for (int i = 0; i < b->nargs; i++) {
             if (i)
-                sb_puts(p->out, ", ");
+                put_s(p->out, ", ");
             print_value(p, b->args[i]);
-            sb_puts(p->out, ": ");
+            put_s(p->out, ": ");
             print_value_type(p, b->args[i]);
         }
-        sb_puts(p->out, "):\n");
+        put_s(p->out, "):\n");
     }
     if (b)
         print_block_ops(p, b, level + 1);
     indent(p, level);
-    sb_putc(p->out, '}');
+    put_c(p->out, '}');
 }
 
 static void print_op(printer *p, const ir_op *op, int level)
@@ -404,49 +469,52 @@ static void print_op(printer *p, const ir_op *op, int level)
     if (op->nresults > 0) {
         ir_value r0 = op->results[0];
         int32_t n = value_ok(p, r0) ? p->num[r0] : -1;
-        sb_printf(p->out, "%%%d", (int)n);
-        if (op->nresults > 1)
-            sb_printf(p->out, ":%d", (int)op->nresults);
-        sb_puts(p->out, " = ");
+        put_c(p->out, '%');
+        put_int(p->out, n);
+        if (op->nresults > 1) {
+            put_c(p->out, ':');
+            put_int(p->out, op->nresults);
+        }
+        put_s(p->out, " = ");
     }
     print_string(p->out, (unsigned)op->kind < IR_OP_COUNT ? ir_ops[op->kind].name : "<unknown-op>");
-    sb_putc(p->out, '(');
+    put_c(p->out, '(');
     for (int i = 0; i < op->noperands; i++) {
         if (i)
-            sb_puts(p->out, ", ");
+            put_s(p->out, ", ");
         print_value(p, op->operands[i]);
     }
-    sb_putc(p->out, ')');
+    put_c(p->out, ')');
     if (op->nregions > 0) {
-        sb_puts(p->out, " (");
+        put_s(p->out, " (");
         for (int r = 0; r < op->nregions; r++) {
             if (r)
-                sb_puts(p->out, ", ");
+                put_s(p->out, ", ");
             print_region(p, op->regions[r], level);
         }
-        sb_putc(p->out, ')');
+        put_c(p->out, ')');
     }
     print_attr_dict(p, op, NULL, " ");
-    sb_puts(p->out, " : (");
+    put_s(p->out, " : (");
     for (int i = 0; i < op->noperands; i++) {
         if (i)
-            sb_puts(p->out, ", ");
+            put_s(p->out, ", ");
         print_value_type(p, op->operands[i]);
     }
-    sb_puts(p->out, ") -> ");
+    put_s(p->out, ") -> ");
     if (op->nresults == 1) {
         print_value_type(p, op->results[0]);
     } else {
-        sb_putc(p->out, '(');
+        put_c(p->out, '(');
         for (int i = 0; i < op->nresults; i++) {
             if (i)
-                sb_puts(p->out, ", ");
+                put_s(p->out, ", ");
             print_value_type(p, op->results[i]);
         }
-        sb_putc(p->out, ')');
+        put_c(p->out, ')');
     }
     print_loc(p, op);
-    sb_putc(p->out, '\n');
+    put_c(p->out, '\n');
 }
 
 void ir_print_module(const ir_module *m, const ir_print_options *opts, strbuf *out)
@@ -465,10 +533,10 @@ void ir_print_module(const ir_module *m, const ir_print_options *opts, strbuf *o
         p.num[i] = -1;
     if (m->body)
         number_block(&p, m->body);
-    sb_puts(out, "module {\n");
+    put_s(out, "module {\n");
     if (m->body)
         print_block_ops(&p, m->body, 1);
-    sb_puts(out, "}\n");
+    put_s(out, "}\n");
     free(p.num);
     free((void *)p.name);
 }

@@ -89,7 +89,7 @@ static void analyze_op(walker *w, const ir_op *op)
     w->c->uniform[r] = uni;
 }
 
-bool contiguity_analyze(ir_module *m, const ir_op *func, contiguity *out)
+bool contiguity_init(ir_module *m, contiguity *out)
 {
     size_t n = (size_t)(m->nvalues > 0 ? m->nvalues : 1);
     out->nvalues = m->nvalues;
@@ -99,9 +99,13 @@ bool contiguity_analyze(ir_module *m, const ir_op *func, contiguity *out)
         return false;
     for (int32_t v = 0; v < m->nvalues; v++)
         out->run[v] = 1;
+    return true;
+}
+
+void contiguity_analyze(ir_module *m, const ir_op *func, contiguity *out)
+{
     walker w = {m, out};
     analyze_block(&w, ir_func_body(func));
-    return true;
 }
 
 int32_t contiguity_run(const contiguity *c, ir_value v)

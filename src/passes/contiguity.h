@@ -25,9 +25,13 @@ typedef struct contiguity {
     int32_t nvalues;  /* values that existed when the analysis ran */
 } contiguity;
 
-/* Analyses every op of `func` (a semantic func.func) into arrays allocated
- * in the module arena. Requires verified IR. False only when out of memory. */
-bool contiguity_analyze(ir_module *m, const ir_op *func, contiguity *out);
+/* Makes the arrays for every value of m (in the module arena), promising
+ * nothing yet. False only when out of memory. */
+bool contiguity_init(ir_module *m, contiguity *out);
+/* Analyses every op of `func` (a semantic func.func of m, whose values all
+ * existed at contiguity_init) into out. Requires verified IR. One init
+ * serves every function of a module: their values are disjoint. */
+void contiguity_analyze(ir_module *m, const ir_op *func, contiguity *out);
 /* The run length of v; 1 for values created after the analysis. */
 int32_t contiguity_run(const contiguity *c, ir_value v);
 

@@ -8,20 +8,24 @@
 
 #include "../ir/scalar.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* The ops available for reuse at the current point, innermost scope last.
- * A quadratic scan over them is enough: kernels are small, and each
- * candidate is rejected on its hash before any real comparison. */
+/* The ops available for reuse at the current point, innermost scope last,
+ * chained by hash bucket (newest first): a scope ends by popping its ops,
+ * which restores the chains. */
 typedef struct available {
     ir_op *op;
     uint64_t hash;
+    int32_t next; /* the next older entry of the same bucket, or -1 */
 } available;
 
 typedef struct cse_state {
     ir_module *m;
     available *avail;
     int32_t navail, capavail;
+    int32_t *buckets;
+    uint64_t mask; /* buckets - 1, a power of two minus one */
     bool changed;
 } cse_state;
 
@@ -57,17 +61,42 @@ static bool attr_eq(const ir_attr *a, const ir_attr *b)
     return false;
 }
 
-/* Attribute sets compare by name, in any order. */
+static int attr_name_cmp(const void *a, const void *b)
+{
+    const ir_attr *x = *(const ir_attr *const *)a, *y = *(const ir_attr *const *)b;
+    return strcmp(x->name, y->name);
+}
+
+/* Attribute sets compare by name, in any order (names are unique per op).
+ * Many attributes are compared in name order, so the cost stays n log n. */
 static bool attrs_eq(const ir_op *a, const ir_op *b)
 {
     if (a->nattrs != b->nattrs)
         return false;
-    for (int i = 0; i < a->nattrs; i++) {
-        const ir_attr *other = ir_attr_get(b, a->attrs[i].name);
-        if (!other || !attr_eq(&a->attrs[i], other))
-            return false;
+    int32_t n = a->nattrs;
+    if (n <= 8) {
+        for (int i = 0; i < n; i++) {
+            const ir_attr *other = ir_attr_get(b, a->attrs[i].name);
+            if (!other || !attr_eq(&a->attrs[i], other))
+                return false;
+        }
+        return true;
     }
-    return true;
+    const ir_attr **sa = malloc(sizeof *sa * (size_t)n * 2);
+    if (!sa)
+        return false; /* not merging is always correct */
+    const ir_attr **sb = sa + n;
+    for (int32_t i = 0; i < n; i++) {
+        sa[i] = &a->attrs[i];
+        sb[i] = &b->attrs[i];
+    }
+    qsort(sa, (size_t)n, sizeof *sa, attr_name_cmp);
+    qsort(sb, (size_t)n, sizeof *sb, attr_name_cmp);
+    bool eq = true;
+    for (int32_t i = 0; i < n && eq; i++)
+        eq = !strcmp(sa[i]->name, sb[i]->name) && attr_eq(sa[i], sb[i]);
+    free(sa);
+    return eq;
 }
 
 static bool operands_eq(const ir_op *a, const ir_op *b)
@@ -98,6 +127,22 @@ static bool ops_eq(const ir_module *m, const ir_op *a, const ir_op *b)
     return operands_eq(a, b) && attrs_eq(a, b);
 }
 
+/* Hash of what attr_eq compares, and the name. */
+static uint64_t attr_hash(const ir_attr *a)
+{
+    uint64_t h = hash_bytes(a->name, strlen(a->name), 0);
+    int32_t fields[5] = {a->kind, a->type.kind, a->type.dtype, a->type.ptr_elem, a->type.len};
+    h = hash_bytes(fields, sizeof fields, h);
+    switch (a->kind) {
+    case ATTR_INT:
+    case ATTR_BOOL: return hash_bytes(&a->i, sizeof a->i, h);
+    case ATTR_FLOAT: return hash_bytes(&a->f, sizeof a->f, h);
+    case ATTR_STR: return a->s ? hash_bytes(a->s, strlen(a->s), h) : h + 1;
+    case ATTR_TYPE: break;
+    }
+    return h;
+}
+
 /* Hash of what ops_eq compares, insensitive to operand order for
  * commutative ops and to attribute order and spelling. */
 static uint64_t op_hash(const ir_module *m, const ir_op *op)
@@ -112,7 +157,6 @@ static uint64_t op_hash(const ir_module *m, const ir_op *op)
         ir_scalar s;
         if (constant_value(m, op, &s))
             return hash_bytes(&s, sizeof s, h);
-        return h;
     }
     uint64_t operand_mix = 0;
     bool comm = (ir_ops[op->kind].flags & F_COMM) != 0;
@@ -120,15 +164,36 @@ static uint64_t op_hash(const ir_module *m, const ir_op *op)
         uint64_t v = hash_bytes(&op->operands[i], sizeof op->operands[i], comm ? 0 : (uint64_t)i + 1);
         operand_mix = comm ? operand_mix + v : operand_mix * 31 + v;
     }
+    uint64_t attr_mix = 0; /* a sum: attribute order does not matter */
+    for (int i = 0; i < op->nattrs; i++)
+        attr_mix += attr_hash(&op->attrs[i]);
+    h = hash_bytes(&attr_mix, sizeof attr_mix, h);
     return hash_bytes(&operand_mix, sizeof operand_mix, h);
 }
 
+/* The oldest available op equal to op, or NULL. */
 static ir_op *find_equal(const cse_state *s, const ir_op *op, uint64_t h)
 {
-    for (int32_t i = 0; i < s->navail; i++)
+    ir_op *found = NULL;
+    for (int32_t i = s->buckets[h & s->mask]; i >= 0; i = s->avail[i].next)
         if (s->avail[i].hash == h && ops_eq(s->m, s->avail[i].op, op))
-            return s->avail[i].op;
-    return NULL;
+            found = s->avail[i].op;
+    return found;
+}
+
+static void push_available(cse_state *s, ir_op *op, uint64_t h)
+{
+    available a = {op, h, s->buckets[h & s->mask]};
+    VEC_PUSH(s->m->ar, s->avail, s->navail, s->capavail, a);
+    s->buckets[h & s->mask] = s->navail - 1;
+}
+
+static void pop_available(cse_state *s, int32_t mark)
+{
+    while (s->navail > mark) {
+        const available *a = &s->avail[--s->navail];
+        s->buckets[a->hash & s->mask] = a->next;
+    }
 }
 
 /* Ops of a block stay available in the regions nested in it (those regions
@@ -142,7 +207,7 @@ static void cse_block(cse_state *s, ir_block *b)
         for (int r = 0; r < op->nregions; r++) {
             int32_t before = s->navail;
             cse_block(s, op->regions[r]);
-            s->navail = before;
+            pop_available(s, before);
         }
         if (!is_candidate(op))
             continue;
@@ -151,20 +216,29 @@ static void cse_block(cse_state *s, ir_block *b)
         if (same) {
             for (int i = 0; i < op->nresults; i++)
                 ir_replace_all_uses(s->m, op->results[i], same->results[i]);
-            ir_op_unlink(op);
+            ir_op_erase(s->m, op);
             s->changed = true;
             continue;
         }
-        available a = {op, h};
-        VEC_PUSH(s->m->ar, s->avail, s->navail, s->capavail, a);
+        push_available(s, op, h);
     }
-    s->navail = scope_start;
+    pop_available(s, scope_start);
 }
 
 bool pass_cse(ir_module *m, diag *d)
 {
-    (void)d;
     cse_state s = {.m = m};
+    /* Every available op defines a value: at most nvalues entries. */
+    uint64_t nbuckets = 64;
+    while (nbuckets < (uint64_t)m->nvalues)
+        nbuckets *= 2;
+    s.mask = nbuckets - 1;
+    s.buckets = arena_alloc(m->ar, sizeof(int32_t) * nbuckets);
+    if (!s.buckets) {
+        diag_error(d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    memset(s.buckets, 0xff, sizeof(int32_t) * nbuckets); /* -1: empty */
     cse_block(&s, m->body);
     return true;
 }

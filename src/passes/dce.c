@@ -82,7 +82,7 @@ static void sweep_block(dce_state *s, ir_block *b)
             continue;
         if (is_removable_leaf(op) || is_removable_region_op(op)) {
             release_uses(s, op);
-            ir_op_unlink(op);
+            ir_op_erase(s->m, op);
             s->changed = true;
         }
     }

@@ -96,7 +96,7 @@ static ir_value make_const(folder *f, ir_op *pos, ir_type t, ir_scalar s)
 static void replace_op(folder *f, ir_op *op, ir_value v)
 {
     ir_replace_all_uses(f->m, op->results[0], v);
-    ir_op_unlink(op);
+    ir_op_erase(f->m, op);
     f->changed = true;
 }
 
@@ -347,7 +347,7 @@ static void inline_region(folder *f, ir_op *op, ir_block *body)
     }
     for (int i = 0; i < op->nresults; i++)
         ir_replace_all_uses(f->m, op->results[i], term->operands[i]);
-    ir_op_unlink(op);
+    ir_op_erase(f->m, op);
     f->changed = true;
 }
 
@@ -378,7 +378,7 @@ static bool fold_for(folder *f, ir_op *op)
     if (trips == 0) {
         for (int i = 0; i < ncarried; i++)
             ir_replace_all_uses(m, op->results[i], op->operands[3 + i]);
-        ir_op_unlink(op);
+        ir_op_erase(m, op);
         f->changed = true;
         return true;
     }

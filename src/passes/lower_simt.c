@@ -181,7 +181,7 @@ static ir_value group_leader(lowerer *lw, ir_op *pos)
 static void replace_op(lowerer *lw, ir_op *op, ir_value v)
 {
     ir_replace_all_uses(lw->m, op->results[0], v);
-    ir_op_unlink(op);
+    ir_op_erase(lw->m, op);
 }
 
 /* ---- step 1: what can be lowered, and T ------------------------------------ */
@@ -627,7 +627,22 @@ static bool reject_segment_program(const lowerer *lw, const ir_block *b)
     return true;
 }
 
-static bool lower_func(ir_module *m, ir_op *func, diag *d)
+/* What every function's lowering reads of the module as it was before the
+ * pass: taken once, since lowering one function leaves the values of the
+ * others alone (a copy per function would make the pass quadratic in the
+ * number of functions). */
+typedef struct module_before {
+    ir_type *types; /* every value's type */
+    int32_t nvalues;
+    contiguity contig;
+} module_before;
+
+static bool wants_lowering(const ir_op *f)
+{
+    return f->kind == IR_FUNC && !ir_attr_get(f, "simt.num_threads");
+}
+
+static bool lower_func(ir_module *m, ir_op *func, const module_before *before, diag *d)
 {
     lowerer lw = {.m = m, .d = d, .func = func, .thread_id = IR_NO_VALUE};
     ir_block *body = ir_func_body(func);
@@ -635,14 +650,9 @@ static bool lower_func(ir_module *m, ir_op *func, diag *d)
     if (!reject_segment_program(&lw, body) || !scan_tiles(&lw, body, &max_len) ||
         !read_geometry(&lw, max_len))
         return false;
-    lw.nsemantic = m->nvalues;
-    lw.semantic = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(m->nvalues ? m->nvalues : 1));
-    if (!lw.semantic || !contiguity_analyze(m, func, &lw.contig)) {
-        diag_error(d, DIAG_NOMEM, "out of memory");
-        return false;
-    }
-    for (int32_t v = 0; v < m->nvalues; v++)
-        lw.semantic[v] = m->values[v].type;
+    lw.nsemantic = before->nvalues;
+    lw.semantic = before->types;
+    lw.contig = before->contig;
     retype_block(&lw, body);
     if (!lower_block(&lw, body))
         return false;
@@ -654,8 +664,19 @@ static bool lower_func(ir_module *m, ir_op *func, diag *d)
 
 static bool lower_module(ir_module *m, diag *d)
 {
+    module_before before = {.nvalues = m->nvalues};
+    before.types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(m->nvalues ? m->nvalues : 1));
+    if (!before.types || !contiguity_init(m, &before.contig)) {
+        diag_error(d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    for (int32_t v = 0; v < m->nvalues; v++)
+        before.types[v] = m->values[v].type;
     for (ir_op *f = m->body->first; f; f = f->next)
-        if (f->kind == IR_FUNC && !ir_attr_get(f, "simt.num_threads") && !lower_func(m, f, d))
+        if (wants_lowering(f))
+            contiguity_analyze(m, f, &before.contig);
+    for (ir_op *f = m->body->first; f; f = f->next)
+        if (wants_lowering(f) && !lower_func(m, f, &before, d))
             return false;
     return true;
 }

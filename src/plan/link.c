@@ -79,7 +79,7 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
             return false;
         }
         for (int i = 0; i < sb_body->nargs; i++)
-            ir_replace_uses_in_block(sb_body, sb_body->args[i], body->args[i]);
+            ir_replace_uses_in_block(m, sb_body, sb_body->args[i], body->args[i]);
         for (ir_op *op = sb_body->first, *after; op; op = after) {
             after = op->next;
             if (op->kind == IR_RETURN)
