@@ -5,9 +5,16 @@
 #include "irgen_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_STATIC_UNROLL = 4096, UNROLL_BUDGET = 1 << 16 };
+
+/* The most IR values one kernel may make: sl.static_range copies its body
+ * once per iteration, so a short source can ask for millions of ops. This
+ * bound keeps every compile well under a second (docs/language.md); a
+ * 4096-way unrolled 10-line kernel makes about 41,000. */
+enum { MAX_IR_VALUES = 1 << 18 };
 
 /* ---- plumbing ----------------------------------------------------------- */
 
@@ -32,6 +39,12 @@ ir_op *ig_emit(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands,
             return NULL;
     if (!ig_check_segment_op(g, kind, loc, operands, n, results, nresults))
         return NULL;
+    if (g->m->nvalues > MAX_IR_VALUES - nresults) {
+        ig_error(g, loc, "the kernel is too large to compile: it makes more than %d IR values "
+                         "(sl.static_range copies its body once per iteration; unroll less or "
+                         "use range())", MAX_IR_VALUES);
+        return NULL;
+    }
     ir_op *op = ir_op_create(g->m, kind, loc, operands, n, results, nresults, 0);
     ir_block_append(g->block, op);
     return op;
@@ -44,23 +57,84 @@ ir_value ig_emit1(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operan
     return op ? op->results[0] : IR_NO_VALUE;
 }
 
+static uint32_t name_hash(const char *name) { return (uint32_t)hash_bytes(name, strlen(name), 0); }
+
+static int32_t env_find(const env *e, const char *name, uint32_t h)
+{
+    if (!e->nbuckets)
+        return -1;
+    for (int32_t i = e->buckets[h & (e->nbuckets - 1)]; i >= 0; i = e->items[i].next)
+        if (e->items[i].hash == h && !strcmp(e->items[i].name, name))
+            return i;
+    return -1;
+}
+
 gval *env_lookup(env *e, const char *name)
 {
-    for (int i = e->n - 1; i >= 0; i--)
-        if (!strcmp(e->items[i].name, name))
-            return &e->items[i].val;
-    return NULL;
+    int32_t i = env_find(e, name, name_hash(name));
+    return i >= 0 ? &e->items[i].val : NULL;
+}
+
+/* Rebuilds the hash chains with nb buckets, newest binding first in each. */
+static void env_rehash(irgen *g, env *e, uint32_t nb)
+{
+    e->buckets = arena_alloc(g->ar, sizeof(int32_t) * nb);
+    e->nbuckets = nb;
+    memset(e->buckets, 0xff, sizeof(int32_t) * nb);
+    for (int i = 0; i < e->n; i++) {
+        int32_t *head = &e->buckets[e->items[i].hash & (nb - 1)];
+        e->items[i].next = *head;
+        *head = i;
+    }
 }
 
 void env_set(irgen *g, env *e, const char *name, gval v)
 {
-    gval *slot = env_lookup(e, name);
-    if (slot) {
-        *slot = v;
+    uint32_t h = name_hash(name);
+    int32_t i = env_find(e, name, h);
+    if (i >= 0) {
+        if (e->marks) {
+            env_change c = {.index = i, .old = e->items[i].val};
+            VEC_PUSH(g->ar, e->log, e->nlog, e->caplog, c);
+        }
+        e->items[i].val = v;
         return;
     }
-    binding b = {.name = name, .val = v};
+    binding b = {.name = name, .val = v, .hash = h};
     VEC_PUSH(g->ar, e->items, e->n, e->cap, b);
+    if ((uint32_t)e->n > e->nbuckets) {
+        env_rehash(g, e, e->nbuckets ? e->nbuckets * 2 : 16);
+    } else {
+        int32_t *head = &e->buckets[h & (e->nbuckets - 1)];
+        e->items[e->n - 1].next = *head;
+        *head = e->n - 1;
+    }
+    if (e->marks) {
+        env_change c = {.index = e->n - 1, .added = true};
+        VEC_PUSH(g->ar, e->log, e->nlog, e->caplog, c);
+    }
+}
+
+int env_mark(env *e)
+{
+    e->marks++;
+    return e->nlog;
+}
+
+void env_undo(env *e, int mark)
+{
+    while (e->nlog > mark) {
+        const env_change *c = &e->log[--e->nlog];
+        binding *b = &e->items[c->index];
+        if (c->added) {
+            /* The newest binding: the head of its chain, the last item. */
+            e->buckets[b->hash & (e->nbuckets - 1)] = b->next;
+            e->n--;
+        } else {
+            b->val = c->old;
+        }
+    }
+    e->marks--;
 }
 
 gval ig_undefined_name(irgen *g, src_loc loc, const char *name)
@@ -74,17 +148,6 @@ gval ig_undefined_name(irgen *g, src_loc loc, const char *name)
     if (ig_is_builtin_name(name) || ir_dtype_from_name(name, strlen(name)) != DT_VOID)
         return ig_error(g, loc, "name '%s' is not defined; did you mean 'sl.%s'?", name, name);
     return ig_error(g, loc, "name '%s' is not defined", name);
-}
-
-env env_copy(irgen *g, const env *e)
-{
-    env c = {0};
-    c.cap = e->n ? e->n : 1;
-    c.items = arena_alloc(g->ar, sizeof(binding) * (size_t)c.cap);
-    if (e->n)
-        memcpy(c.items, e->items, sizeof(binding) * (size_t)e->n);
-    c.n = e->n;
-    return c;
 }
 
 static gval undef(irgen *g, const char *fmt, const char *name, int line)
@@ -189,46 +252,126 @@ static ir_type merge_type(irgen *g, const ast_stmt *s, const char *name, gval a,
 
 static bool mergeable(gval v) { return v.kind == GV_IR || (v.kind == GV_CONST && v.c.kind != CONST_DTYPE); }
 
+/* A binding one branch of an if made or changed, with its value after the
+ * branch. */
+typedef struct branch_binding {
+    const char *name;
+    int32_t index; /* in the scope while the branch ran */
+    gval val;
+} branch_binding;
+
+/* What the current branch bound since `mark`, each binding once. */
+static branch_binding *branch_bindings(irgen *g, int mark, int *n)
+{
+    env *e = &g->scope;
+    branch_binding *out = arena_alloc(g->ar, sizeof(branch_binding) * (size_t)(e->nlog - mark + 1));
+    int32_t stamp = ++e->stamp;
+    *n = 0;
+    for (int k = mark; k < e->nlog; k++) {
+        binding *b = &e->items[e->log[k].index];
+        if (b->seen == stamp)
+            continue;
+        b->seen = stamp;
+        out[(*n)++] = (branch_binding){b->name, e->log[k].index, b->val};
+    }
+    return out;
+}
+
+/* A name either branch bound, and what it holds after each. */
+typedef struct merge_entry {
+    const char *name;
+    int64_t key;     /* its place in the order of the merge */
+    bool has[2];     /* bound after branch 0 / branch 1 */
+    gval val[2];
+} merge_entry;
+
+static int merge_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const merge_entry *)a)->key, y = ((const merge_entry *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* The names to merge after an if, in the order of the scope after branch
+ * 0 (names from before the if first), then the names only branch 1 bound,
+ * in its order: only names a branch bound can differ between the two. */
+static merge_entry *merge_entries(irgen *g, int nbefore, branch_binding *const bound[2],
+                                  const int nbound[2], int *n)
+{
+    int total = nbound[0] + nbound[1];
+    merge_entry *entries = arena_alloc(g->ar, sizeof(merge_entry) * (size_t)(total + 1));
+    uint32_t cap = 16;
+    while (cap < 2u * (uint32_t)total)
+        cap *= 2;
+    int32_t *slots = arena_alloc(g->ar, sizeof(int32_t) * cap); /* entry + 1, 0: free */
+    *n = 0;
+    for (int side = 0; side < 2; side++) {
+        for (int k = 0; k < nbound[side]; k++) {
+            const branch_binding *b = &bound[side][k];
+            uint32_t i = name_hash(b->name) & (cap - 1);
+            while (slots[i] && strcmp(entries[slots[i] - 1].name, b->name))
+                i = (i + 1) & (cap - 1);
+            if (!slots[i]) {
+                merge_entry me = {.name = b->name};
+                me.key = b->index < nbefore || side == 0 ? (int64_t)b->index : (int64_t)INT32_MAX + b->index;
+                if (b->index < nbefore) {
+                    /* Bound before the if: a side that leaves it alone
+                     * keeps that value (the scope holds it again). */
+                    me.has[0] = me.has[1] = true;
+                    me.val[0] = me.val[1] = g->scope.items[b->index].val;
+                }
+                entries[*n] = me;
+                slots[i] = ++*n;
+            }
+            merge_entry *me = &entries[slots[i] - 1];
+            me->has[side] = true;
+            me->val[side] = b->val;
+        }
+    }
+    qsort(entries, (size_t)*n, sizeof *entries, merge_cmp);
+    return entries;
+}
+
 static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int depth)
 {
-    env before = env_copy(g, &g->scope);
+    env *scope = &g->scope;
+    int nbefore = scope->n;
     ir_block *outer = g->block;
     ir_block *blocks[2] = {ir_block_create(g->m), ir_block_create(g->m)};
-    env after[2];
     const ast_block *bodies[2] = {&s->body, &s->orelse};
     const char *outer_what = g->region_what;
     src_loc outer_at = g->region_at;
     g->region_what = "if with a runtime condition";
     g->region_at = s->loc;
+    /* Each branch starts from the scope before the if: what it binds is
+     * noted, then undone. */
+    branch_binding *bound[2] = {NULL, NULL};
+    int nbound[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         g->block = blocks[i];
-        g->scope = env_copy(g, &before);
+        int mark = env_mark(scope);
         lower_block(g, bodies[i], depth + 1);
-        after[i] = g->scope;
+        if (!ig_failed(g))
+            bound[i] = branch_bindings(g, mark, &nbound[i]);
+        env_undo(scope, mark);
     }
     g->region_what = outer_what;
     g->region_at = outer_at;
     g->block = outer;
-    g->scope = before;
     if (ig_failed(g))
         return;
+    int nentries;
+    merge_entry *entries = merge_entries(g, nbefore, bound, nbound, &nentries);
 
-    /* Names bound after either branch, in a stable order. */
-    env names = env_copy(g, &after[0]);
-    for (int i = 0; i < after[1].n; i++)
-        if (!env_lookup(&names, after[1].items[i].name))
-            env_set(g, &names, after[1].items[i].name, after[1].items[i].val);
-
-    const char **merged = arena_alloc(g->ar, sizeof(char *) * (size_t)(names.n + 1));
+    const char **merged = arena_alloc(g->ar, sizeof(char *) * (size_t)(nentries + 1));
     ir_value *yields[2];
-    ir_type *types = arena_alloc(g->ar, sizeof(ir_type) * (size_t)(names.n + 1));
-    yields[0] = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(names.n + 1));
-    yields[1] = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(names.n + 1));
+    ir_type *types = arena_alloc(g->ar, sizeof(ir_type) * (size_t)(nentries + 1));
+    yields[0] = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(nentries + 1));
+    yields[1] = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(nentries + 1));
     int nmerged = 0;
-    for (int i = 0; i < names.n; i++) {
-        const char *name = names.items[i].name;
-        gval *t = env_lookup(&after[0], name), *e = env_lookup(&after[1], name);
-        gval *b = env_lookup(&before, name);
+    for (int i = 0; i < nentries; i++) {
+        const char *name = entries[i].name;
+        gval *t = entries[i].has[0] ? &entries[i].val[0] : NULL;
+        gval *e = entries[i].has[1] ? &entries[i].val[1] : NULL;
         if (t && e && same_gval(*t, *e)) {
             env_set(g, &g->scope, name, *t);
             continue;
@@ -240,7 +383,6 @@ static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int 
             continue;
         }
         if (!mergeable(*t) || !mergeable(*e)) {
-            (void)b;
             env_set(g, &g->scope, name,
                     undef(g, "variable '%s' holds different kinds of values after the two "
                              "branches of the if at line %d", name, user_line(g, s->loc)));
@@ -451,11 +593,11 @@ static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int
         ncarried++;
     }
 
-    env before = env_copy(g, &g->scope);
+    /* The body's bindings are undone after it (back to the scope before). */
+    int mark = env_mark(&g->scope);
     ir_block *outer = g->block;
     ir_block *body = ir_block_create(g->m);
     ir_value iv = ir_block_add_arg(g->m, body, ivt, NULL);
-    g->scope = env_copy(g, &before);
     env_set(g, &g->scope, iv_name, gv_ir(iv));
     for (int i = 0; i < ncarried; i++)
         env_set(g, &g->scope, carried[i], gv_ir(ir_block_add_arg(g->m, body, types[i], NULL)));
@@ -469,6 +611,7 @@ static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int
     g->region_at = outer_at;
     if (ig_failed(g)) {
         g->block = outer;
+        env_undo(&g->scope, mark);
         return;
     }
     ir_value *yields = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(ncarried + 1));
@@ -504,12 +647,14 @@ static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int
     body->parent_op = op;
     ir_block_append(g->block, op);
 
-    g->scope = before;
+    env_undo(&g->scope, mark);
     for (int i = 0; i < ncarried; i++)
         env_set(g, &g->scope, carried[i], gv_ir(op->results[i]));
+    /* Each assigned name once: only the names bound before the loop are
+     * found here (a name bound below is not looked up again). */
     for (int i = 0; i < assigned.n; i++) {
         const char *name = assigned.items[i].name;
-        gval *v = env_lookup(&before, name);
+        gval *v = env_lookup(&g->scope, name);
         if (!v || !strcmp(name, iv_name))
             env_set(g, &g->scope, name,
                     undef(g, "variable '%s' is assigned inside the for loop at line %d and cannot "

@@ -26,11 +26,32 @@ typedef struct gval {
 typedef struct binding {
     const char *name;
     gval val;
+    uint32_t hash;  /* of name */
+    int32_t next;   /* the next older binding in the same hash bucket, or -1 */
+    int32_t seen;   /* scratch stamp for the if merge (env.stamp) */
 } binding;
 
+/* A change env_set made while a mark was open, so that env_undo can take
+ * it back. */
+typedef struct env_change {
+    int32_t index; /* the binding */
+    bool added;    /* the binding was new (it is undone by removing it) */
+    gval old;      /* its value before, when it was not new */
+} env_change;
+
+/* Names to values, in the order they were first bound; looked up by hash.
+ * Scopes of runtime if and for nest as marks on one env: env_mark starts
+ * logging changes and env_undo takes them back, so entering a branch
+ * costs nothing however many names are bound. */
 typedef struct env {
     binding *items;
     int n, cap;
+    int32_t *buckets;  /* nbuckets heads (newest binding first), or NULL */
+    uint32_t nbuckets; /* a power of two */
+    env_change *log;
+    int nlog, caplog;
+    int marks;         /* open marks; changes are logged while > 0 */
+    int32_t stamp;
 } env;
 
 /* What makes a kernel a segment program or a grid program (docs/segments.md):
@@ -78,10 +99,15 @@ static inline gval gv_float(double f) { return (gval){.kind = GV_CONST, .c = {.k
 static inline gval gv_bool(bool b) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_BOOL, .i = b}}; }
 static inline ir_type ig_type(irgen *g, gval v) { return ir_value_type(g->m, v.v); }
 
-/* Environment. */
+/* Environment. The pointer env_lookup returns is for reading: change a
+ * binding with env_set (the mark log must see it); it is valid until the
+ * next env_set. */
 gval *env_lookup(env *e, const char *name);
 void env_set(irgen *g, env *e, const char *name, gval v);
-env env_copy(irgen *g, const env *e);
+/* Starts logging changes to e; returns the mark env_undo takes. */
+int env_mark(env *e);
+/* Restores e to what it was at mark (values and bindings), ending that mark. */
+void env_undo(env *e, int mark);
 /* "name 'x' is not defined", with the nearest name in scope (or sl.x for a
  * built-in or dtype used without sl.); returns GV_ERROR. */
 gval ig_undefined_name(irgen *g, src_loc loc, const char *name);
