@@ -15,10 +15,15 @@
  * only read. */
 #include "cpu_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHUNK_BYTES = 1 << 20 };
+/* Chunks of copies; up to POOL_CHUNKS of them are kept between launches
+ * (process-wide, under pool_lock), so a launch that writes less than that
+ * takes its copies from memory already mapped instead of faulting in fresh
+ * pages every time. */
+enum { CHUNK_BYTES = 1 << 20, POOL_CHUNKS = 8 };
 
 typedef struct saved_block {
     unsigned char *at;   /* where the bytes came from */
@@ -31,6 +36,41 @@ typedef struct chunk {
     size_t used;
     unsigned char data[];
 } chunk;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static chunk *pool;
+static int pooled;
+
+static chunk *chunk_new(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    chunk *c = pool;
+    if (c) {
+        pool = c->next;
+        pooled--;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return c ? c : malloc(sizeof *c + CHUNK_BYTES);
+}
+
+/* Frees a list of chunks, keeping what fits in the pool. */
+static void chunks_free(chunk *c)
+{
+    while (c) {
+        chunk *next = c->next;
+        pthread_mutex_lock(&pool_lock);
+        bool keep = pooled < POOL_CHUNKS;
+        if (keep) {
+            c->next = pool;
+            pool = c;
+            pooled++;
+        }
+        pthread_mutex_unlock(&pool_lock);
+        if (!keep)
+            free(c);
+        c = next;
+    }
+}
 
 struct cpu_journal {
     cpu_region **regions; /* each allocated on its own: cpu_buffer points at it */
@@ -52,10 +92,7 @@ void cpu_journal_rollback(cpu_journal *j)
     for (int r = 0; r < j->nregions; r++)
         if (j->regions[r]->saved)
             memset(j->regions[r]->saved, 0, (j->regions[r]->blocks + 7) / 8);
-    for (chunk *c = j->chunks, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
+    chunks_free(j->chunks);
     j->chunks = NULL;
 }
 
@@ -69,10 +106,7 @@ void cpu_journal_free(cpu_journal *j)
     }
     free(j->regions);
     free(j->saved);
-    for (chunk *c = j->chunks, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
+    chunks_free(j->chunks);
     free(j);
 }
 
@@ -104,7 +138,7 @@ static unsigned char *take(cpu_journal *j, size_t len)
 {
     chunk *c = j->chunks;
     if (!c || CHUNK_BYTES - c->used < len) {
-        c = malloc(sizeof *c + CHUNK_BYTES);
+        c = chunk_new();
         if (!c)
             return NULL;
         c->next = j->chunks;
