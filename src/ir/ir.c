@@ -419,39 +419,92 @@ void ir_op_unlink(ir_op *op)
 
 /* ---- attributes ------------------------------------------------------- */
 
-static ir_attr *attr_slot(ir_module *m, ir_op *op, const char *name);
+/* An op with many attributes keeps a hash index of their names behind its
+ * array, so that setting and reading one costs the same however many it
+ * has: once capattrs reaches ATTR_INDEX_MIN, the allocation holds capattrs
+ * attributes, then an int32 count (the nattrs the index describes), then
+ * 2 * capattrs slots (position + 1, 0 when free; capattrs is a power of
+ * two). A few passes remove attributes by editing the array; the count
+ * then differs from nattrs, and the index is rebuilt before it is used
+ * again. */
+enum { ATTR_INDEX_MIN = 16 };
 
-void ir_attr_set_all(ir_module *m, ir_op *op, const ir_attr *attrs, int n)
+static uint32_t name_hash(const char *name) { return (uint32_t)hash_bytes(name, strlen(name), 0); }
+
+static int32_t *attr_index(const ir_op *op)
 {
-    /* Only the attributes op had before can clash: the new names are
-     * distinct. */
-    int32_t had = op->nattrs;
-    for (int i = 0; i < n; i++) {
-        ir_attr *s = NULL;
-        for (int32_t j = 0; j < had && !s; j++)
-            if (!strcmp(op->attrs[j].name, attrs[i].name))
-                s = &op->attrs[j];
-        if (!s) {
-            ir_attr a = {.name = arena_strdup(m->ar, attrs[i].name)};
-            VEC_PUSH(m->ar, op->attrs, op->nattrs, op->capattrs, a);
-            s = &op->attrs[op->nattrs - 1];
-        }
-        const char *name = s->name;
-        *s = attrs[i];
-        s->name = name;
-        if (attrs[i].kind == ATTR_STR && attrs[i].s)
-            s->s = arena_strdup(m->ar, attrs[i].s);
+    return op->capattrs >= ATTR_INDEX_MIN ? (int32_t *)(void *)(op->attrs + op->capattrs) : NULL;
+}
+
+static void index_insert(int32_t *index, int32_t cap, const char *name, int32_t pos)
+{
+    uint32_t mask = 2u * (uint32_t)cap - 1;
+    int32_t *slots = index + 1;
+    uint32_t h = name_hash(name) & mask;
+    while (slots[h])
+        h = (h + 1) & mask;
+    slots[h] = pos + 1;
+}
+
+static void index_rebuild(ir_op *op)
+{
+    int32_t *index = attr_index(op);
+    memset(index, 0, sizeof(int32_t) * (1 + 2 * (size_t)op->capattrs));
+    for (int32_t i = 0; i < op->nattrs; i++)
+        index_insert(index, op->capattrs, op->attrs[i].name, i);
+    index[0] = op->nattrs;
+}
+
+/* The position of name among op's attributes, or -1. */
+static int32_t attr_find(const ir_op *op, const char *name)
+{
+    const int32_t *index = attr_index(op);
+    if (index && index[0] == op->nattrs) {
+        uint32_t mask = 2u * (uint32_t)op->capattrs - 1;
+        for (uint32_t h = name_hash(name) & mask; index[1 + h]; h = (h + 1) & mask)
+            if (!strcmp(op->attrs[index[1 + h] - 1].name, name))
+                return index[1 + h] - 1;
+        return -1;
     }
+    for (int32_t i = 0; i < op->nattrs; i++)
+        if (!strcmp(op->attrs[i].name, name))
+            return i;
+    return -1;
 }
 
 static ir_attr *attr_slot(ir_module *m, ir_op *op, const char *name)
 {
-    for (int i = 0; i < op->nattrs; i++)
-        if (!strcmp(op->attrs[i].name, name))
-            return &op->attrs[i];
-    ir_attr a = {.name = arena_strdup(m->ar, name)};
-    VEC_PUSH(m->ar, op->attrs, op->nattrs, op->capattrs, a);
-    return &op->attrs[op->nattrs - 1];
+    int32_t i = attr_find(op, name);
+    if (i >= 0)
+        return &op->attrs[i];
+    if (op->nattrs == op->capattrs) {
+        int32_t cap = op->capattrs ? op->capattrs * 2 : 8;
+        size_t bytes = sizeof(ir_attr) * (size_t)cap;
+        if (cap >= ATTR_INDEX_MIN)
+            bytes += sizeof(int32_t) * (1 + 2 * (size_t)cap);
+        ir_attr *grown = arena_alloc(m->ar, bytes);
+        if (op->nattrs)
+            memcpy(grown, op->attrs, sizeof(ir_attr) * (size_t)op->nattrs);
+        op->attrs = grown;
+        op->capattrs = cap;
+        if (attr_index(op))
+            index_rebuild(op);
+    }
+    int32_t *index = attr_index(op);
+    if (index && index[0] != op->nattrs)
+        index_rebuild(op);
+    op->attrs[op->nattrs] = (ir_attr){.name = arena_strdup(m->ar, name)};
+    if (index) {
+        index_insert(index, op->capattrs, name, op->nattrs);
+        index[0] = op->nattrs + 1;
+    }
+    return &op->attrs[op->nattrs++];
+}
+
+void ir_attr_set_all(ir_module *m, ir_op *op, const ir_attr *attrs, int n)
+{
+    for (int i = 0; i < n; i++)
+        ir_attr_set(m, op, &attrs[i]);
 }
 
 void ir_attr_set(ir_module *m, ir_op *op, const ir_attr *attr)
@@ -504,10 +557,8 @@ void ir_attr_set_type(ir_module *m, ir_op *op, const char *name, ir_type t)
 
 const ir_attr *ir_attr_get(const ir_op *op, const char *name)
 {
-    for (int i = 0; i < op->nattrs; i++)
-        if (!strcmp(op->attrs[i].name, name))
-            return &op->attrs[i];
-    return NULL;
+    int32_t i = attr_find(op, name);
+    return i >= 0 ? &op->attrs[i] : NULL;
 }
 
 /* ---- queries and rewrites --------------------------------------------- */

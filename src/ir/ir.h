@@ -233,16 +233,16 @@ void ir_op_unlink(ir_op *op);
  * them first); the op must not be inserted again. */
 void ir_op_erase(ir_module *m, ir_op *op);
 
-/* Attributes: setting replaces an existing attribute of the same name. */
+/* Attributes: setting replaces an existing attribute of the same name.
+ * Setting and getting one take constant time however many an op has (ops
+ * with many keep a hash index of the names). */
 void ir_attr_set_int(ir_module *m, ir_op *op, const char *name, ir_type t, int64_t v);
 void ir_attr_set_float(ir_module *m, ir_op *op, const char *name, ir_type t, double v);
 void ir_attr_set_str(ir_module *m, ir_op *op, const char *name, const char *s);
 void ir_attr_set_bool(ir_module *m, ir_op *op, const char *name, bool v);
 void ir_attr_set_type(ir_module *m, ir_op *op, const char *name, ir_type t);
 void ir_attr_set(ir_module *m, ir_op *op, const ir_attr *attr); /* copies name/strings */
-/* Appends n attributes at once, in their order: the names of attrs must be
- * distinct; an attribute op already has under one of them is replaced in
- * place. Linear in n (ir_attr_set searches op's attributes each time). */
+/* ir_attr_set of each of n attributes, in order (copying an op's set). */
 void ir_attr_set_all(ir_module *m, ir_op *op, const ir_attr *attrs, int n);
 const ir_attr *ir_attr_get(const ir_op *op, const char *name);
 

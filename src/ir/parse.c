@@ -707,7 +707,7 @@ static void attach_regions(parser *p, ir_op *op, ir_block **regions, int32_t n)
 
 static void set_attrs(parser *p, ir_op *op, const attr_list *l)
 {
-    ir_attr_set_all(p->m, op, l->attrs, l->n); /* the names are distinct */
+    ir_attr_set_all(p->m, op, l->attrs, l->n);
 }
 
 /* func.func [private] @name(%a: T, ...) [attributes {...}] { ops } [loc] */

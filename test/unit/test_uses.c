@@ -1,7 +1,9 @@
 /* test_uses.c - the IR's use-lists: every operand slot of every op is on
  * the list of the value it holds, and only there, after building, setting
  * operands, replacing uses (everywhere, within a block), erasing, cloning,
- * parsing and every pass. Last line: "N passed, N failed". */
+ * parsing and every pass. Also the index of attribute names that ops with
+ * many attributes keep, through the edits passes make to the array
+ * directly. Last line: "N passed, N failed". */
 #include "ir/ir.h"
 #include "passes/passes.h"
 
@@ -188,6 +190,80 @@ static void test_api(void)
     arena_free(&a);
 }
 
+/* ---- attributes ------------------------------------------------------------ */
+
+/* The attribute named name, by a plain scan. */
+static const ir_attr *scan_attr(const ir_op *op, const char *name)
+{
+    for (int i = 0; i < op->nattrs; i++)
+        if (!strcmp(op->attrs[i].name, name))
+            return &op->attrs[i];
+    return NULL;
+}
+
+/* ir_attr_get agrees with a scan for names 0..n-1 (a<k>) and a few absent. */
+static bool attrs_agree(const ir_op *op, int n)
+{
+    char name[32];
+    for (int i = 0; i < n + 3; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        if (ir_attr_get(op, name) != scan_attr(op, name))
+            return false;
+    }
+    return ir_attr_get(op, "stage") == scan_attr(op, "stage");
+}
+
+static void test_attributes(void)
+{
+    arena a;
+    arena_init(&a);
+    ir_module *m = ir_module_create(&a, NULL);
+    ir_type i32 = ir_type_scalar(DT_I32);
+    ir_op *op = ir_op_create(m, IR_PROGRAM_ID, here, NULL, 0, &i32, 1, 0);
+    char name[32];
+    enum { N = 1000 };
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        ir_attr_set_int(m, op, name, i32, i);
+    }
+    CHECK(op->nattrs == N && attrs_agree(op, N), "%d attributes set and found", (int)op->nattrs);
+    /* Setting an existing name replaces it in place. */
+    ir_attr_set_int(m, op, "a500", i32, -1);
+    CHECK(op->nattrs == N && ir_attr_get(op, "a500")->i == -1, "a500 replaced");
+
+    /* The edits passes make to the array itself: swap the last into a
+     * removed one's place (the planner), shift the rest down (stages). */
+    ir_attr_set_int(m, op, "stage", i32, 3);
+    int at = (int)(scan_attr(op, "stage") - op->attrs);
+    op->attrs[at] = op->attrs[op->nattrs - 1];
+    op->nattrs--;
+    CHECK(ir_attr_get(op, "stage") == NULL && attrs_agree(op, N), "after a swap removal");
+    ir_attr_set_int(m, op, "stage", i32, 4);
+    CHECK(ir_attr_get(op, "stage")->i == 4 && attrs_agree(op, N), "set again after a swap removal");
+    at = (int)(scan_attr(op, "a10") - op->attrs);
+    memmove(&op->attrs[at], &op->attrs[at + 1], sizeof op->attrs[0] * (size_t)(op->nattrs - at - 1));
+    op->nattrs--;
+    CHECK(ir_attr_get(op, "a10") == NULL && attrs_agree(op, N), "after a shifting removal");
+    ir_attr_set_int(m, op, "a10", i32, 10);
+    CHECK(ir_attr_get(op, "a10")->i == 10 && attrs_agree(op, N), "set again after a shifting removal");
+    /* And dropping them all (lower-simt rewriting an op). */
+    op->nattrs = 0;
+    CHECK(ir_attr_get(op, "a1") == NULL && attrs_agree(op, N), "after dropping every attribute");
+    ir_attr_set_int(m, op, "a1", i32, 1);
+    CHECK(op->nattrs == 1 && ir_attr_get(op, "a1")->i == 1 && attrs_agree(op, N), "one set again");
+
+    /* A copy of a large set through ir_attr_set_all. */
+    ir_op *big = ir_op_create(m, IR_PROGRAM_ID, here, NULL, 0, &i32, 1, 0);
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        ir_attr_set_int(m, big, name, i32, i);
+    }
+    ir_op *copy = ir_op_create(m, IR_PROGRAM_ID, here, NULL, 0, &i32, 1, 0);
+    ir_attr_set_all(m, copy, big->attrs, big->nattrs);
+    CHECK(copy->nattrs == N && attrs_agree(copy, N) && ir_attr_get(copy, "a999")->i == 999, "copied");
+    arena_free(&a);
+}
+
 /* ---- parsed IR through the passes --------------------------------------------- */
 
 static const char *const grid_kernel =
@@ -276,6 +352,7 @@ static void run_passes(const char *name, const char *ir, const char *const *pass
 int main(void)
 {
     test_api();
+    test_attributes();
     static const char *const grid[] = {"fold", "cse", "fold", "dce", "stages", "lower-simt", "fold", "cse", "dce"};
     run_passes("grid", grid_kernel, grid, (int)(sizeof grid / sizeof grid[0]));
     static const char *const segments[] = {"fold", "cse", "dce", "stages", "lower-segments", "lower-simt",
