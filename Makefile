@@ -13,7 +13,11 @@
 #                 picks one, PTXAS=none skips the PTX assembly checks)
 #   make asan     the same suites under AddressSanitizer + UndefinedBehaviorSanitizer,
 #                 built in build-asan/
-#   make clean    remove build/ and build-asan/ (.venv/ stays: make distclean)
+#   make fuzz     the fuzzers (fuzz/, docs/testing.md) under ASan + UBSan with
+#                 coverage guidance, built in build-fuzz/, each for a bounded time:
+#                 FUZZ_TIME=seconds for each target (default 30), FUZZ_SEED=N
+#                 (default 1); the same seed runs the same inputs
+#   make clean    remove build/, build-asan/ and build-fuzz/ (.venv/ stays: make distclean)
 CC      ?= cc
 BUILD   ?= build
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -46,12 +50,19 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TOOLS    := $(BUILD)/swage $(BUILD)/swage-opt
 UNIT_SRC := $(sort $(wildcard test/unit/test_*.c))
 UNITS    := $(UNIT_SRC:test/unit/%.c=$(BUILD)/%)
+# The fuzz targets (fuzz/fuzz_*.c), each linked with the driver. COV is
+# added to the library's objects only (make fuzz sets it to
+# -fsanitize-coverage=trace-pc); the driver and the targets are never
+# instrumented.
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZERS  := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/%)
+COV      ?=
 
-all: $(BUILD)/libswage.a $(BUILD)/libswage.so $(TOOLS) $(UNITS)
+all: $(BUILD)/libswage.a $(BUILD)/libswage.so $(TOOLS) $(UNITS) $(FUZZERS)
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/*.h src/*/*.h src/*/*/*.h src/ir/ops.def)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) $(COV) -c $< -o $@
 
 $(BUILD)/libswage.a: $(LIB_OBJ)
 	@rm -f $@
@@ -68,6 +79,13 @@ $(BUILD)/swage-opt: tools/swage_opt.c $(BUILD)/libswage.a
 
 $(BUILD)/test_%: test/unit/test_%.c $(wildcard test/unit/*.h) $(BUILD)/libswage.a
 	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/fuzz/driver.o: fuzz/driver.c fuzz/fuzz.h include/swage.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(BUILD)/fuzz/driver.o $(BUILD)/libswage.a
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/fuzz/driver.o $(BUILD)/libswage.a $(LDFLAGS) $(LDLIBS)
 
 # ---- the test environment ------------------------------------------------------
 #
@@ -107,16 +125,26 @@ RUN_LIT    = @echo "== lit: FileCheck tests (test/lit)"; \
 RUN_PYTEST = @echo "== pytest (test/python)"; \
 	$(PYTEST_ENV) $(TEST_ENV) SWAGE_LIB=$(abspath $(BUILD))/libswage.so \
 	  PYTHONPATH=$(abspath python) $(VENV_PY) -m pytest -q test/python
+# Every input a fuzzer ever found (fuzz/regressions/TARGET/) runs again.
+RUN_FUZZ_REGRESSIONS = @echo "== fuzz regressions (fuzz/regressions)"; set -e; \
+	for t in $(FUZZ_SRC:fuzz/fuzz_%.c=%); do \
+	  set -- fuzz/regressions/$$t/*; if [ -f "$$1" ]; then $(BUILD)/fuzz_$$t "$$@"; fi; \
+	done; \
+	set -- fuzz/regressions/args/*; if [ -f "$$1" ]; then \
+	  $(PYTEST_ENV) SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) \
+	    $(VENV_PY) fuzz/fuzz_args.py "$$@"; fi
 
 # The suites run one after the other (a recipe's lines run in order even
 # under -j); the build before them runs in parallel.
 test: all testenv
 	$(RUN_UNIT)
+	$(RUN_FUZZ_REGRESSIONS)
 	$(RUN_LIT)
 	$(RUN_PYTEST)
 
 unit: all testenv
 	$(RUN_UNIT)
+	$(RUN_FUZZ_REGRESSIONS)
 
 lit: all testenv
 	$(RUN_LIT)
@@ -130,16 +158,40 @@ pytest: all testenv
 demo: $(BUILD)/libswage.so
 	$(call say,RUN,$(PYTHON3) -m swage)SWAGE_LIB=$(abspath $(BUILD))/libswage.so PYTHONPATH=$(abspath python) $(PYTHON3) -m swage
 
+SANITIZE := OPT="-O1 -g -fno-omit-frame-pointer" SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+ASAN_PYTHON := LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0
+
 asan:
 	@echo "== the suites under AddressSanitizer and UndefinedBehaviorSanitizer, in build-asan/"
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
-	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  PYTEST_ENV="LD_PRELOAD=$(ASAN_PRELOAD) ASAN_OPTIONS=detect_leaks=0" test
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan $(SANITIZE) PYTEST_ENV="$(ASAN_PYTHON)" test
+
+# ---- fuzzing ---------------------------------------------------------------------
+#
+# Each C target mutates its seeds (fuzz/corpus/, and every past finding in
+# fuzz/regressions/) for FUZZ_TIME seconds under ASan + UBSan, guided by the
+# library's coverage; the launch-argument fuzzer (fuzz/fuzz_args.py) runs
+# the Python layer over build-asan's library. A finding stops the run with
+# the input saved in fuzz-findings/ and the command that replays it.
+FUZZ_TIME ?= 30
+FUZZ_SEED ?= 1
+FUZZ_RUN = build-fuzz/fuzz_$(1) --seed=$(FUZZ_SEED) --time=$(2) --findings=fuzz-findings \
+	$(3) $$(test -d fuzz/regressions/$(1) && echo --corpus=fuzz/regressions/$(1))
+
+fuzz: testenv
+	@echo "== fuzzing under AddressSanitizer and UndefinedBehaviorSanitizer (seed $(FUZZ_SEED), $(FUZZ_TIME) s a target)"
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz $(SANITIZE) COV=-fsanitize-coverage=trace-pc \
+	  $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan $(SANITIZE) build-asan/libswage.so
+	$(call FUZZ_RUN,kernel,$(FUZZ_TIME),--corpus=fuzz/corpus/kernel.seeds)
+	$(call FUZZ_RUN,ir,$(FUZZ_TIME),--corpus=fuzz/corpus/ir.seeds)
+	$(call FUZZ_RUN,launch,$(FUZZ_TIME),)
+	$(ASAN_PYTHON) SWAGE_LIB=$(abspath build-asan)/libswage.so PYTHONPATH=$(abspath python) \
+	  $(VENV_PY) fuzz/fuzz_args.py --seed=$(FUZZ_SEED) --time=$(FUZZ_TIME) --findings=fuzz-findings
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 distclean: clean
 	rm -rf $(VENV) dist
 
-.PHONY: all unit lit pytest test testenv asan clean distclean demo
+.PHONY: all unit lit pytest test testenv asan fuzz clean distclean demo

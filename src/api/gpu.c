@@ -402,7 +402,9 @@ bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swa
         return false;
     }
     double f = a->kind == SWAGE_ARG_FLOAT ? a->f : (double)a->i;
-    int64_t v = a->kind == SWAGE_ARG_INT ? a->i : (int64_t)a->f;
+    /* A float for an integer parameter converts as sw.cast does (truncated,
+     * saturated, NaN -> 0): a C cast of an out-of-range double is undefined. */
+    int64_t v = a->kind == SWAGE_ARG_INT ? a->i : ir_scalar_from_float(DT_I64, a->f).i;
     union {
         uint8_t u8;
         uint16_t u16;
