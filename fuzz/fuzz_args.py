@@ -359,6 +359,8 @@ def main():
             print("fuzz_args: %s (case %d:%d)" % (path, seed, index))
             try:
                 run_case(seed, index, stats)
+            except KeyboardInterrupt:  # the time limit, as the case ended
+                pass
             except Finding as e:
                 print("fuzz_args: FINDING: %s\n  %s" % (e, describe(seed, index)))
                 return 1
@@ -379,6 +381,8 @@ def main():
         os.pwrite(fd, b"%d:%-20d\n" % (opts.seed, index), 0)
         try:
             run_case(opts.seed, index, stats)
+        except KeyboardInterrupt:  # the time limit, as the case ended
+            stats["KeyboardInterrupt"] = stats.get("KeyboardInterrupt", 0) + 1
         except Finding as e:
             path = os.path.join(opts.findings, "args-%d-%d.txt" % (opts.seed, index))
             with open(path, "w") as f:

@@ -494,6 +494,11 @@ static void lower_static_for(irgen *g, const ast_stmt *s, const ast_expr *it, in
         ig_error(g, it->kwargs[0].loc, "sl.static_range takes no keyword arguments");
         return;
     }
+    if (it->nargs < 1 || it->nargs > 3) {
+        ig_error(g, it->loc, "sl.static_range() takes 1 to 3 positional arguments, not %d",
+                 it->nargs);
+        return;
+    }
     for (int i = 0; i < it->nargs; i++)
         if (!ig_const_int(g, it->args[i], ig_expr(g, it->args[i]),
                           "a bound of sl.static_range", &v[it->nargs == 1 ? 1 : i]))

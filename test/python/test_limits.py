@@ -139,6 +139,25 @@ def test_static_range_unrolls_like_python_at_the_limits(start, stop, step):
 
 
 @sw.jit
+def k_static_range_four_arguments(x_ptr, out_ptr):
+    for i in sl.static_range(0, 1, 1, 1):  # error at col 14: 1 to 3 positional arguments
+        sl.store(out_ptr, i + 0.0)
+
+
+@sw.jit
+def k_static_range_no_arguments(x_ptr, out_ptr):
+    for i in sl.static_range():  # error at col 14: 1 to 3 positional arguments
+        sl.store(out_ptr, i + 0.0)
+
+
+@pytest.mark.parametrize("kernel", [k_static_range_four_arguments, k_static_range_no_arguments])
+def test_static_range_argument_count(kernel):
+    # found by fuzz_kernel: a fourth bound was written past the end of a
+    # three-element array (fuzz/regressions/kernel/static-range-four-arguments.py)
+    expect_compile_error(kernel)
+
+
+@sw.jit
 def k_power_of_one(out_ptr):
     sl.store(out_ptr, 1 ** 1000000000000000000 + (-1) ** 999999999999999999 + 0 ** 123456789012)
 
