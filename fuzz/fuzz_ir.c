@@ -15,6 +15,7 @@
 #include "swage.h"
 #include "ir/ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,15 @@ static void init(void)
     dict[n] = NULL;
 }
 
+/* What the inputs reached, for the report. */
+static long inputs, verified, pipelines_ok;
+
+static void report(void)
+{
+    printf("fuzz_ir: %ld inputs: %ld parsed and verified, %ld pipelines ran through\n", inputs,
+           verified, pipelines_ok);
+}
+
 static void check(const char *what, swage_status st, swage_error **ep)
 {
     swage_error *e = *ep; /* read after the call has set it */
@@ -76,6 +86,7 @@ static void roundtrip(const char *what, const char *text, int locations)
 static void run(const uint8_t *data, size_t n)
 {
     char *text = fuzz_strndup(data, n);
+    inputs++;
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < n; i++)
         h = (h ^ data[i]) * 1099511628211ULL;
@@ -91,6 +102,7 @@ static void run(const uint8_t *data, size_t n)
         roundtrip("print -> parse -> print", printed, locations);
         swageFree(printed);
     }
+    verified++;
     /* A first line "// passes: LIST" adds that pipeline (regression files
      * name the one they need). */
     char *named = NULL;
@@ -104,6 +116,7 @@ static void run(const uint8_t *data, size_t n)
         swage_error *e = NULL;
         swage_status st = swageIrRunPasses(text, "fuzz.mlir", passes, NULL, (int)(h >> 20) & 1, &out, &e);
         check(passes, st, &e);
+        pipelines_ok += st == SWAGE_OK;
         if (st == SWAGE_OK)
             roundtrip(passes, out, (int)(h >> 20) & 1);
         swageFree(out);
@@ -126,4 +139,5 @@ const fuzz_target fuzz_this = {
     .dict = dict,
     .init = init,
     .run = run,
+    .report = report,
 };
