@@ -27,6 +27,7 @@
  * ticket per split segment; then the lists in order.
  */
 #include "plan.h"
+#include "launch.h"
 #include "task_body.h"
 #include "../passes/passes.h"
 
@@ -815,6 +816,16 @@ static bool plan_func(ir_module *m, ir_op *func, plan_schedule schedule, diag *d
     if (!pl.p.params.is_segment_program)
         return true;
     pl.nshapes = plan_shapes(live_values(&pl.p), pl.shapes);
+    /* kernels after linking: at most every shape's direct kernel, two list
+     * kernels, one split kernel per stage; past the launch's table, say so
+     * before building any */
+    if (pl.nshapes + 2 + pl.p.nstages > PLAN_MAX_KERNELS) {
+        diag_error_at(d, DIAG_COMPILE, &m->src, func->loc,
+                      "a segment program of %d stages (dependent reductions and stores) is more "
+                      "than a schedule can run: at most %d", (int)pl.p.nstages,
+                      PLAN_MAX_KERNELS - 2 - pl.nshapes);
+        return false;
+    }
     count_traffic(&pl);
     pl.nlists = pl.nshapes + 2;
     build_schedule(&pl, schedule);

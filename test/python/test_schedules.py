@@ -274,6 +274,33 @@ def test_maximum_and_sum_of_exponentials_stored(rng, schedule):
     np.testing.assert_allclose(sums[ok], want_sum[ok], rtol=1e-4)
 
 
+def test_too_many_stages_is_a_compile_error(tmp_path):
+    """A segment program with more dependent stages than a schedule's
+    kernels can hold fails at once with a CompileError at the kernel (it
+    used to build every stage's kernel, then fail as an internal error);
+    the reference executor, which plans nothing, still runs it."""
+    path = tmp_path / "many_stages.py"
+    path.write_text("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n"
+                    "def many(values_ptr, offsets_ptr, out_ptr):\n"
+                    "    sid = sl.segment_id(0)\n"
+                    "    x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))\n"
+                    "    s = sl.sum(x)\n" + "    s = sl.sum(x * s)\n" * 40 +
+                    "    sl.store(out_ptr + sid, s)\n")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("many_stages", str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    values = np.ones(10, np.float32)
+    arguments = {"values_ptr": values, "offsets_ptr": np.array([0, 5, 10], np.int32),
+                 "out_ptr": np.zeros(2, np.float32)}
+    with pytest.raises(sw.CompileError, match="41 stages .* at most 20"):
+        module.many.emit_ptx(arguments=arguments)
+    with pytest.raises(sw.CompileError, match="41 stages"):
+        module.many.launch(arguments=arguments, executor="simt")
+    module.many.launch(arguments=arguments)
+    assert np.isfinite(arguments["out_ptr"]).all()
+
+
 def test_plan_ir_names_every_task_kernel():
     text = kernel("segmented_sum").emit_mlir(
         signature={"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}, stage="plan")
