@@ -15,19 +15,7 @@
 #define HAVE_MALLINFO2 1
 #endif
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 /* AddressSanitizer's count of live heap bytes (absent without ASan). */
 extern size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
