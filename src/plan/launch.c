@@ -151,8 +151,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
-/* The direct kernel for the sizes: the first (shortest tile) whose tile
- * holds twice the mean segment length, else the last. A tile much longer
+/* The direct kernel for the sizes: the one-element kernel when the
+ * segments hold at most one element each on average, else the first
+ * (shortest tile) whose tile holds twice the mean segment length, else
+ * the last. A tile much longer
  * than most segments wastes threads on every task; one shorter than most
  * sends them to the lists (or makes them stream). */
 static int choose_direct(const plan_info *info, const plan_sizes *sz)
@@ -163,6 +165,13 @@ static int choose_direct(const plan_info *info, const plan_sizes *sz)
         const plan_kernel *pk = &info->kernels[k];
         if (pk->kind != PLAN_KERNEL_DIRECT)
             continue;
+        if (pk->tile == 1) { /* one element a task: for at most one a segment */
+            if (sz->limit <= sz->segments) {
+                chosen = k;
+                break;
+            }
+            continue;
+        }
         chosen = k;
         if (pk->tile >= 2 * mean)
             break;

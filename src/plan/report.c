@@ -17,16 +17,18 @@ static int find_kind(const plan_info *info, plan_kernel_kind kind)
     return -1;
 }
 
-plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t len)
+plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t len, int64_t span)
 {
     const plan_kernel *direct = &info->kernels[rt->direct];
     plan_placement p = {.kernel = rt->direct, .list = -1};
-    if (direct->tile > 0 && len <= direct->tile)
+    int64_t fit = direct->tile > 0 && direct->tile < 4 ? len : span; /* tiles under 4 start at start */
+    if (direct->tile > 0 && fit <= direct->tile)
         return p;
-    if (!direct->to_lists || len <= direct->stream_max) {
+    if (!direct->to_lists || fit <= direct->stream_max) {
         p.streamed = true;
         return p;
     }
+    len = span; /* the lists' tiles start at start rounded down */
     if (len > rt->split_min) {
         p.kernel = find_kind(info, PLAN_KERNEL_SPLIT);
         p.list = info->nlists - 1;
@@ -132,7 +134,7 @@ void plan_report(const plan_report_input *in, strbuf *out)
             int64_t end = b < start ? start : b > in->limit ? in->limit : b;
             int64_t len = end - start, span = end - (start & ~(int64_t)3);
             elements += len;
-            plan_placement p = plan_place(info, rt, span);
+            plan_placement p = plan_place(info, rt, len, span);
             tally *t = p.list < 0 ? &on_direct : &per_list[p.list];
             t->segments++;
             t->elements += len;

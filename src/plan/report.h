@@ -36,6 +36,8 @@ typedef struct plan_placement {
     bool streamed;/* the direct kernel or a list streams it (not on one tile) */
 } plan_placement;
 
-plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t len);
+/* Where a segment of `len` elements goes; `span` is end - (start rounded
+ * down to 4), what tiles of 4 or more must cover. */
+plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t len, int64_t span);
 
 #endif

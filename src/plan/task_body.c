@@ -474,9 +474,21 @@ static ir_value aligned_start_narrow(task_emitter *e)
     return irb_binary(&e->b, IR_AND, e->start32, irb_int(&e->b, DT_I32, -SEGMENT_ALIGN));
 }
 
-ir_value task_span(task_emitter *e)
+/* Where a task's first tile of `block` elements starts: start rounded
+ * down to SEGMENT_ALIGN for tiles made of such chunks, start itself for a
+ * tile shorter than one (it has no vector accesses to keep aligned). */
+static bool unaligned_tile(int32_t block) { return block < SEGMENT_ALIGN; }
+
+static ir_value tile_start_narrow(task_emitter *e, int32_t block)
 {
-    return irb_binary(&e->b, IR_SUB, e->start32 == IR_NO_VALUE ? e->end : e->end32, aligned_start_narrow(e));
+    if (!unaligned_tile(block))
+        return aligned_start_narrow(e);
+    return e->start32 == IR_NO_VALUE ? e->start : e->start32;
+}
+
+ir_value task_span(task_emitter *e, int32_t block)
+{
+    return irb_binary(&e->b, IR_SUB, e->start32 == IR_NO_VALUE ? e->end : e->end32, tile_start_narrow(e, block));
 }
 
 void task_emit_single(task_emitter *e, int32_t block)
@@ -484,7 +496,7 @@ void task_emit_single(task_emitter *e, int32_t block)
     const task_program *p = e->p;
     for (int32_t v = 0; v < p->nvalues; v++)
         e->tile_of[v] = IR_NO_VALUE;
-    build_index(e, aligned_start_narrow(e), block);
+    build_index(e, tile_start_narrow(e, block), block);
     for (int32_t k = 0; k < p->nstages; k++) {
         mark_needed(e, k);
         for (int i = 0; i < p->nops; i++) {
@@ -551,7 +563,7 @@ static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value 
 void task_emit_stream(task_emitter *e, int32_t block)
 {
     const task_program *p = e->p;
-    ir_value first = aligned_start(e);
+    ir_value first = unaligned_tile(block) ? e->start : aligned_start(e);
     ir_value *accs = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
     for (int32_t k = 0; k < p->nstages; k++) {
         emit_stage_loop(e, k, block, first, accs);

@@ -132,8 +132,9 @@ void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value 
  * maximum `top`; m, d, top scalars or tiles of one type. */
 ir_value task_online_rescale(ir_builder *b, ir_value m, ir_value d, ir_value top);
 
-/* The elements a task's tile must cover: end - (start rounded down to 4);
- * i32 when the range is (start32), else i64. */
-ir_value task_span(task_emitter *e);
+/* The elements a task's tiles of `block` must cover: end - (start rounded
+ * down to 4), or end - start for a tile shorter than 4; i32 when the
+ * range is (start32), else i64. */
+ir_value task_span(task_emitter *e, int32_t block);
 
 #endif

@@ -378,8 +378,12 @@ static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow 
         return;
     }
     if (over == OVERFLOW_LISTS) {
-        /* a segment no list has room for (bad offsets) runs here, streamed */
-        ir_value stored = append_to_list(pl, b, e->sid, len);
+        /* the lists' tiles start at start rounded down: classify by that span;
+         * a segment no list has room for (bad offsets) runs here, streamed */
+        e->b = *b;
+        ir_value aligned = task_span(e, SEGMENT_ALIGN);
+        *b = e->b;
+        ir_value stored = append_to_list(pl, b, e->sid, aligned);
         ir_op *full = irb_if(b, stored, NULL, 0);
         ir_builder done = irb_at_end(pl->m, full->regions[0], b->loc);
         irb_yield(&done, NULL, 0);
@@ -404,9 +408,9 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
     *b = e.b;
     if (check)
         check_offsets(pl, b, sid, raw);
-    /* what decides the tile: the elements from the aligned first tile on */
+    /* what decides the tile: the elements from the first tile's start on */
     e.b = *b;
-    ir_value len = task_span(&e);
+    ir_value len = task_span(&e, block > 0 ? block : SEGMENT_ALIGN);
     *b = e.b;
     if (block <= 0) {
         emit_overflow(pl, b, &e, over, len, stream_block > 0 ? stream_block : SUBWARP_SLOTS);
@@ -778,8 +782,11 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     }
     if (schedule == PLAN_AUTO) {
         for (int i = 0; i < pl->nshapes; i++)
-            if (pl->shapes[i].group <= 32 && pl->shapes[i].slots <= DIRECT_SLOTS)
+            if (pl->shapes[i].group <= 32 && pl->shapes[i].slots <= DIRECT_SLOTS) {
+                if (i == 0) /* first, for means of at most one element (launch.c) */
+                    build_direct(pl, (plan_shape){1, 1}, OVERFLOW_STREAM_THEN_LISTS);
                 build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS);
+            }
     } else {
         build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS);
     }

@@ -167,6 +167,9 @@ def test_plan_reports_every_segment_once(rng):
 
 
 @pytest.mark.parametrize("example, distribution, direct", [
+    # at most one element a segment on average: one thread, one element
+    ("segmented_sum", "all-singleton", "segmented_sum__direct_subwarp1, 1 thread per segment, on one "
+                                       "tile up to 1, streamed up to 2; longer segments go to lists"),
     # one stage: a sub-warp task streams up to two of its tiles
     ("segmented_sum", "tiny-uniform", "segmented_sum__direct_subwarp32, 8 threads per segment, on one "
                                       "tile up to 32, streamed up to 64; longer segments go to lists"),

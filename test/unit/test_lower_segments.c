@@ -577,7 +577,7 @@ static void test_list_capacities(void)
             int64_t count[PLAN_MAX_LISTS] = {0};
             for (int64_t s = 0; s < segments; s++) {
                 int64_t span = offsets[s + 1] - (offsets[s] & ~(int64_t)3);
-                plan_placement p = plan_place(&info, &rt, span);
+                plan_placement p = plan_place(&info, &rt, offsets[s + 1] - offsets[s], span);
                 if (p.list >= 0)
                     count[p.list]++;
             }

@@ -9,6 +9,12 @@
 // longer one to the list of its class; one persistent section per list
 // (linked into one kernel after lower-simt); one split kernel per stage.
 
+// First, for means of at most one element: one thread holding one element
+// (its tile starts at the segment's start: no vector access to align).
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp1(
+// CHECK-SAME:    sw.program_threads = 1 : i32
+// CHECK-SAME:    sw.stream_max = 2 : i32, sw.task = "direct", sw.tile = 1 : i32
+// CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1x!sw.ptr<f32>>, tensor<1xi1>, tensor<1xf32>) -> tensor<1xf32>
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp4(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>, %values_ptr__numel: i64, %__segments: i64, %__check: i32, %__scratch: !sw.ptr<i32>, %__scratch64: !sw.ptr<i64>, %__chunk_bases: !sw.ptr<i64>, %__cap0: i64,
 // CHECK-SAME:    %__cap12: i64, %__split_min: i64, %__chunk: i64, %__partials_cap: i64, %__partial0: !sw.ptr<f32>, %__merged0: !sw.ptr<f32>)
 // CHECK-SAME:    sw.block_threads = 128 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.overflow = "lists", sw.policy = "subwarp", sw.program_threads = 1 : i32
