@@ -102,6 +102,7 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         const char *over = str_attr(f, "sw.overflow");
         k->to_lists = over && !strcmp(over, "lists");
         k->stream_max = int_attr(f, "sw.stream_max", k->tile);
+        k->streamer = str_attr(f, "sw.stream_form") != NULL;
         k->stage = (int32_t)int_attr(f, "sw.stage", 0);
         k->block_threads = (int32_t)int_attr(f, "simt.num_threads", int_attr(f, "sw.block_threads", 128));
         k->program_threads = (int32_t)int_attr(f, "sw.program_threads", k->block_threads);
@@ -152,31 +153,31 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
 /* The direct kernel for the sizes: the one-element kernel when the
- * segments hold at most one element each on average, else the first
- * (shortest tile) whose tile holds twice the mean segment length, else
- * the last. A tile much longer
- * than most segments wastes threads on every task; one shorter than most
- * sends them to the lists (or makes them stream). */
+ * segments hold at most one element each on average; else the first
+ * (shortest tile) whose tile holds twice the mean segment length; else,
+ * as most segments then span several tiles, the streamer (the longest
+ * tile again, streaming in pairs of unmasked tiles), or the last. A tile
+ * much longer than most segments wastes threads on every task; one shorter
+ * than most sends them to the lists (or makes them stream). */
 static int choose_direct(const plan_info *info, const plan_sizes *sz)
 {
-    int chosen = -1;
+    int last = -1, streamer = -1;
     int64_t mean = sz->segments > 0 ? sz->limit / sz->segments : 0;
     for (int k = 0; k < info->nkernels; k++) {
         const plan_kernel *pk = &info->kernels[k];
         if (pk->kind != PLAN_KERNEL_DIRECT)
             continue;
-        if (pk->tile == 1) { /* one element a task: for at most one a segment */
-            if (sz->limit <= sz->segments) {
-                chosen = k;
-                break;
-            }
-            continue;
-        }
-        chosen = k;
-        if (pk->tile >= 2 * mean)
-            break;
+        if (pk->streamer)
+            streamer = k;
+        else if (pk->tile == 1) { /* one element a task: for at most one a segment */
+            if (sz->limit <= sz->segments)
+                return k;
+        } else if (pk->tile >= 2 * mean)
+            return k;
+        else
+            last = k;
     }
-    return chosen;
+    return streamer >= 0 ? streamer : last;
 }
 
 /* Every list's room: how many segments can be longer than what lies below

@@ -23,6 +23,7 @@ typedef struct plan_kernel {
     int32_t tile;            /* direct: the longest segment it runs on one tile (0: none) */
     bool to_lists;           /* direct: longer segments go to the lists (else it streams them) */
     int64_t stream_max;      /* direct with lists: it streams segments up to this itself (else tile) */
+    bool streamer;           /* direct: auto's kernel for means longer than half a tile */
     int32_t stage;           /* split */
     int32_t block_threads;   /* CTA size */
     uint32_t lists;          /* lists kernels: the lists it runs (bit c: list c) */

@@ -339,7 +339,7 @@ static void make_tile(task_emitter *e, const ir_op *op, int32_t block)
         const ir_op *view = m->values[op->operands[0]].def;
         ir_value other = irb_const(b, t, ir_scalar_from_int((ir_dtype)t.dtype, 0));
         ir_value operands[3] = {pointer_tile(e, mapped(e, view->operands[0]), block), e->mask, other};
-        tile = irb(b, IR_LOAD, operands, 3, t);
+        tile = irb(b, IR_LOAD, operands, e->mask == IR_NO_VALUE ? 1 : 3, t);
     } else if (op->kind == IR_CONSTANT || op->kind == IR_SPLAT || (ir_ops[op->kind].flags & F_ELEM)) {
         ir_value operands[3];
         if (op->noperands > 3) {
@@ -415,7 +415,7 @@ static ir_value live_tile(task_emitter *e, const ir_op *reduce, int32_t block)
     b->loc = reduce->loc;
     ir_type acc = acc_tile_type(e, reduce, block);
     ir_value x = irb_cast(b, e->tile_of[reduce->operands[0]], acc);
-    return irb_select(b, e->mask, x, identity_tile(e, reduce, block));
+    return e->mask == IR_NO_VALUE ? x : irb_select(b, e->mask, x, identity_tile(e, reduce, block));
 }
 
 /* sw.reduce of an accumulator tile: the reduction's accumulator scalar. */
@@ -455,7 +455,7 @@ static void store_tile(task_emitter *e, const ir_op *store, int32_t block)
     b->loc = store->loc;
     ir_value operands[3] = {pointer_tile(e, mapped(e, store->operands[0]), block),
                             e->tile_of[store->operands[2]], e->mask};
-    irb_op(b, IR_STORE, operands, 3, NULL, 0, 0);
+    irb_op(b, IR_STORE, operands, e->mask == IR_NO_VALUE ? 2 : 3, NULL, 0, 0);
 }
 
 /* The first tile's base: start rounded down to SEGMENT_ALIGN elements, so
@@ -514,12 +514,106 @@ void task_emit_single(task_emitter *e, int32_t block)
     }
 }
 
-/* One stage's loop over [first, end) in tiles of `block`: its stores, and
- * each reduction's accumulator scalar in acc_out[] (in program order). */
-static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value first, ir_value *acc_out)
+/* Stage k's work on `n` tiles (1 or 2) at bases[] in the block under
+ * e->b: their segment values, each reduction's accumulator combined into
+ * acc[] (in program order, tile by tile, updated in place), their stores.
+ * Every tile's loads come first, so they are in flight together (a store
+ * between two loads would keep the second waiting: the buffers may alias).
+ * Masked: a tile may hold elements outside [start, end); else every
+ * element is inside, and the tiles need no mask. */
+enum { STAGE_TILES_MAX = 2 };
+static void emit_stage_tiles(task_emitter *e, int32_t k, int32_t block, const ir_value *bases, int n, bool masked,
+                             ir_value *acc)
 {
     const task_program *p = e->p;
-    ir_builder *outer = &e->b;
+    ir_value *tiles[STAGE_TILES_MAX], base[STAGE_TILES_MAX], rel[STAGE_TILES_MAX], mask[STAGE_TILES_MAX];
+    mark_needed(e, k);
+    for (int u = 0; u < n; u++) {
+        build_index(e, bases[u], block);
+        if (!masked)
+            e->mask = IR_NO_VALUE;
+        for (int32_t v = 0; v < p->nvalues; v++)
+            e->tile_of[v] = IR_NO_VALUE;
+        for (int i = 0; i < p->nops; i++)
+            if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
+                make_tile(e, p->ops[i], block);
+        tiles[u] = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
+        memcpy(tiles[u], e->tile_of, sizeof(ir_value) * (size_t)p->nvalues);
+        base[u] = e->base, rel[u] = e->rel, mask[u] = e->mask;
+    }
+    for (int u = 0; u < n; u++) {
+        memcpy(e->tile_of, tiles[u], sizeof(ir_value) * (size_t)p->nvalues);
+        e->base = base[u], e->rel = rel[u], e->mask = mask[u];
+        for (int i = 0, a = 0; i < p->nops; i++) {
+            const ir_op *op = p->ops[i];
+            if (p->cls[i] == TASK_SEGVAL && op->kind != IR_LOAD_SEGMENT && e->needed[op->results[0]])
+                make_tile(e, op, block);
+            else if (p->cls[i] == TASK_REDUCE && p->place[i] == k) {
+                acc[a] = irb_binary(&e->b, combine_of(e, op), acc[a], live_tile(e, op, block));
+                a++;
+            } else if (p->cls[i] == TASK_STORE && p->place[i] == k)
+                store_tile(e, op, block);
+        }
+    }
+}
+
+static void emit_stage_tile(task_emitter *e, int32_t k, int32_t block, ir_value base, bool masked, ir_value *acc)
+{
+    emit_stage_tiles(e, k, block, &base, 1, masked, acc);
+}
+
+/* A masked tile at `base` when `cond` holds, as an sw.if carrying the
+ * accumulators acc[] (replaced by its results). */
+static void emit_stage_tile_if(task_emitter *e, int32_t k, int32_t block, ir_value cond, ir_value base,
+                               ir_value *acc, int naccs)
+{
+    ir_module *m = e->p->m;
+    ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(naccs + 1));
+    for (int a = 0; a < naccs; a++)
+        types[a] = ir_value_type(m, acc[a]);
+    ir_builder outer = e->b;
+    ir_op *branch = irb_if(&outer, cond, types, naccs);
+    ir_builder skip = irb_at_end(m, branch->regions[1], outer.loc);
+    irb_yield(&skip, acc, naccs);
+    e->b = irb_at_end(m, branch->regions[0], outer.loc);
+    emit_stage_tile(e, k, block, base, true, acc);
+    irb_yield(&e->b, acc, naccs);
+    e->b = outer;
+    for (int a = 0; a < naccs; a++)
+        acc[a] = branch->results[a];
+}
+
+/* A loop over [lo, hi) in steps of `step` (i64) carrying acc[] (replaced by
+ * its results), running emit_stage_tiles on `n` unmasked tiles at the
+ * loop's element and the `n - 1` after it. */
+static void emit_inside_loop(task_emitter *e, int32_t k, int32_t block, ir_value lo, ir_value hi, int n,
+                             ir_value *acc, int naccs)
+{
+    const task_program *p = e->p;
+    ir_builder *b = &e->b;
+    ir_op *loop = irb_for(b, lo, hi, irb_int(b, DT_I64, (int64_t)block * n), acc, naccs);
+    ir_block *body = loop->regions[0];
+    ir_builder saved = e->b;
+    e->b = irb_at_end(p->m, body, saved.loc);
+    for (int a = 0; a < naccs; a++)
+        acc[a] = body->args[1 + a];
+    ir_value bases[STAGE_TILES_MAX] = {body->args[0]};
+    for (int u = 1; u < n; u++)
+        bases[u] = irb_binary(&e->b, IR_ADD, body->args[0], irb_int(&e->b, DT_I64, (int64_t)block * u));
+    emit_stage_tiles(e, k, block, bases, n, false, acc);
+    irb_yield(&e->b, acc, naccs);
+    e->b = saved;
+    for (int a = 0; a < naccs; a++)
+        acc[a] = loop->results[a];
+}
+
+/* One stage over [start, end) from `first` (start rounded down) in tiles
+ * of `block`: its stores, and each reduction's accumulator scalar in
+ * acc_out[] (in program order), in the form of task_body.h. */
+static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value first, task_stream_form form,
+                            ir_value *acc_out)
+{
+    const task_program *p = e->p;
     int naccs = 0, roots = 0;
     for (int i = 0; i < p->nops; i++)
         if ((p->cls[i] == TASK_REDUCE || p->cls[i] == TASK_STORE) && p->place[i] == k) {
@@ -528,45 +622,74 @@ static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value 
         }
     if (!roots)
         return;
-    ir_value *inits = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(naccs + 1));
+    ir_value *acc = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(naccs + 1));
     const ir_op **reductions = arena_alloc(p->m->ar, sizeof(ir_op *) * (size_t)(naccs + 1));
     for (int i = 0, a = 0; i < p->nops; i++)
         if (p->cls[i] == TASK_REDUCE && p->place[i] == k) {
             reductions[a] = p->ops[i];
-            inits[a++] = identity_tile(e, p->ops[i], block);
+            acc[a++] = identity_tile(e, p->ops[i], block);
         }
-    ir_op *loop = irb_for(outer, first, e->end, irb_int(outer, DT_I64, block), inits, naccs);
-    ir_block *body = loop->regions[0];
-    ir_builder saved = e->b;
-    e->b = irb_at_end(p->m, body, outer->loc);
-    build_index(e, body->args[0], block);
-    mark_needed(e, k);
-    for (int32_t v = 0; v < p->nvalues; v++)
-        e->tile_of[v] = IR_NO_VALUE;
-    ir_value *accs = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(naccs + 1));
-    for (int i = 0, a = 0; i < p->nops; i++) {
-        const ir_op *op = p->ops[i];
-        if (p->cls[i] == TASK_SEGVAL && e->needed[op->results[0]])
-            make_tile(e, op, block);
-        else if (p->cls[i] == TASK_REDUCE && p->place[i] == k) {
-            accs[a] = irb_binary(&e->b, combine_of(e, op), body->args[1 + a], live_tile(e, op, block));
-            a++;
-        } else if (p->cls[i] == TASK_STORE && p->place[i] == k)
-            store_tile(e, op, block);
+    ir_builder *b = &e->b;
+    if (form == TASK_STREAM_MASKED) {
+        ir_op *loop = irb_for(b, first, e->end, irb_int(b, DT_I64, block), acc, naccs);
+        ir_block *body = loop->regions[0];
+        ir_builder saved = e->b;
+        e->b = irb_at_end(p->m, body, saved.loc);
+        for (int a = 0; a < naccs; a++)
+            acc[a] = body->args[1 + a];
+        emit_stage_tile(e, k, block, body->args[0], true, acc);
+        irb_yield(&e->b, acc, naccs);
+        e->b = saved;
+        for (int a = 0; a < naccs; a++)
+            acc_out[a] = reduce_tile(e, reductions[a], loop->results[a]);
+        return;
     }
-    irb_yield(&e->b, accs, naccs);
-    e->b = saved;
+    ir_value width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
+    /* the head: a masked tile when the segment starts past `first` */
+    ir_value late = irb_cmp(b, "gt", e->start, first);
+    emit_stage_tile_if(e, k, block, late, first, acc, naccs);
+    b = &e->b;
+    /* the tiles wholly inside: [whole, whole_end), pairs up to pairs_end;
+     * block is a power of two, room >= 0, so AND with -width rounds down */
+    ir_value whole = irb_select(b, late, irb_binary(b, IR_ADD, first, width), first);
+    ir_value room = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->end, whole), zero);
+    ir_value whole_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -(int64_t)block)));
+    if (form == TASK_STREAM_INSIDE) {
+        emit_inside_loop(e, k, block, whole, whole_end, 1, acc, naccs);
+    } else {
+        ir_value pairs_end = irb_binary(b, IR_ADD, whole,
+                                        irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -2 * (int64_t)block)));
+        emit_inside_loop(e, k, block, whole, pairs_end, 2, acc, naccs);
+        /* one more tile inside when their count is odd */
+        ir_module *m = p->m;
+        ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(naccs + 1));
+        for (int a = 0; a < naccs; a++)
+            types[a] = ir_value_type(m, acc[a]);
+        ir_builder outer = e->b;
+        ir_op *odd = irb_if(&outer, irb_cmp(&outer, "lt", pairs_end, whole_end), types, naccs);
+        ir_builder skip = irb_at_end(m, odd->regions[1], outer.loc);
+        irb_yield(&skip, acc, naccs);
+        e->b = irb_at_end(m, odd->regions[0], outer.loc);
+        emit_stage_tile(e, k, block, pairs_end, false, acc);
+        irb_yield(&e->b, acc, naccs);
+        e->b = outer;
+        for (int a = 0; a < naccs; a++)
+            acc[a] = odd->results[a];
+    }
+    b = &e->b;
+    /* the tail: a masked tile for what is left */
+    emit_stage_tile_if(e, k, block, irb_cmp(b, "lt", whole_end, e->end), whole_end, acc, naccs);
     for (int a = 0; a < naccs; a++)
-        acc_out[a] = reduce_tile(e, reductions[a], loop->results[a]);
+        acc_out[a] = reduce_tile(e, reductions[a], acc[a]);
 }
 
-void task_emit_stream(task_emitter *e, int32_t block)
+void task_emit_stream(task_emitter *e, int32_t block, task_stream_form form)
 {
     const task_program *p = e->p;
     ir_value first = unaligned_tile(block) ? e->start : aligned_start(e);
     ir_value *accs = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
     for (int32_t k = 0; k < p->nstages; k++) {
-        emit_stage_loop(e, k, block, first, accs);
+        emit_stage_loop(e, k, block, first, form, accs);
         for (int i = 0, a = 0; i < p->nops; i++)
             if (p->cls[i] == TASK_REDUCE && p->place[i] == k)
                 task_finish_reduction(e, reduction_index(p, i), accs[a++]);
@@ -576,7 +699,7 @@ void task_emit_stream(task_emitter *e, int32_t block)
 
 void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partial)
 {
-    emit_stage_loop(e, k, block, aligned_start(e), partial);
+    emit_stage_loop(e, k, block, aligned_start(e), TASK_STREAM_PAIRS, partial);
 }
 
 /* ---- one pass for a maximum and a sum of exponentials ---------------------------- */

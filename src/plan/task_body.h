@@ -104,9 +104,20 @@ void task_emit_post(task_emitter *e, int32_t k, bool pure_only);
 /* Every stage on one tile of `block` elements at start rounded down to 4
  * elements (the caller knows end - that <= block: task_span). */
 void task_emit_single(task_emitter *e, int32_t block);
-/* Every stage as a loop over tiles of `block` elements, with its scalar
- * epilogue after it. */
-void task_emit_stream(task_emitter *e, int32_t block);
+/* How a stage streams its tiles. MASKED: every tile masked, one at a time
+ * (the least code: for a task that streams at most two tiles, none of
+ * which lies inside both ends). INSIDE: only the tiles at the segment's
+ * ends are masked -- a first tile when the segment starts past the first
+ * tile's base, the tiles wholly inside without a mask, a last tile for what
+ * is left. PAIRS: as INSIDE, the tiles inside two at a time, both tiles'
+ * loads before either's other work so that they are in flight together (a
+ * store between two loads would hold the second back: buffers may alias),
+ * then one more when their count is odd; the most code and registers. */
+typedef enum task_stream_form { TASK_STREAM_MASKED, TASK_STREAM_INSIDE, TASK_STREAM_PAIRS } task_stream_form;
+
+/* Every stage as a loop over tiles of `block` elements, in `form`, with its
+ * scalar epilogue after it. */
+void task_emit_stream(task_emitter *e, int32_t block, task_stream_form form);
 /* Stage k alone over [start, end) in tiles of `block`: its stores, and for
  * each reduction of stage k its accumulated value (accumulator dtype) in
  * partial[i], i counting stage k's reductions in program order. */

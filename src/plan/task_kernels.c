@@ -104,6 +104,7 @@ typedef struct planner {
     ir_value *cap;       /* [nlists] */
     ir_value *partial, *merged; /* [nreductions] */
     int64_t stream_max;  /* the direct kernel being built streams segments up to this */
+    task_stream_form direct_form; /* how its tasks stream (else PAIRS) */
     /* memory traffic per element read and written, and per segment (its
      * offsets and scalar stores), for the plan's report */
     int read_bytes, write_bytes, segment_bytes;
@@ -363,17 +364,31 @@ static int64_t stream_max(const planner *pl, overflow over, plan_shape shape)
     return pl->p.nstages > 1 ? block : (int64_t)block * SUBWARP_STREAM_TILES;
 }
 
+/* How a task streams segments of at most `most` elements (0: any) in tiles
+ * of `block`: masked tiles when no tile lies inside both ends; else the
+ * direct kernel's form (build_direct), PAIRS everywhere else. */
+#ifndef DIRECT_STREAM_FORM
+#define DIRECT_STREAM_FORM TASK_STREAM_MASKED
+#endif
+static task_stream_form stream_form(const planner *pl, int64_t most, int32_t block)
+{
+    if (most > 0 && most <= 2 * (int64_t)block)
+        return TASK_STREAM_MASKED;
+    return pl->direct_form;
+}
+
+/* most: the longest segment (elements) a stream here takes; 0 for any. */
 static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow over, ir_value len,
-                          int32_t stream_block)
+                          int32_t stream_block, int64_t most)
 {
     if (over == OVERFLOW_STREAM_THEN_LISTS) {
         ir_value near = irb_cmp(b, "le", len, irb_int(b, (ir_dtype)ir_value_type(pl->m, len).dtype, pl->stream_max));
         ir_op *which = irb_if(b, near, NULL, 0);
         ir_builder here = irb_at_end(pl->m, which->regions[0], b->loc);
-        emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block);
+        emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block, pl->stream_max);
         irb_yield(&here, NULL, 0);
         ir_builder far = irb_at_end(pl->m, which->regions[1], b->loc);
-        emit_overflow(pl, &far, e, OVERFLOW_LISTS, len, stream_block);
+        emit_overflow(pl, &far, e, OVERFLOW_LISTS, len, stream_block, 0);
         irb_yield(&far, NULL, 0);
         return;
     }
@@ -388,13 +403,13 @@ static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow 
         ir_builder done = irb_at_end(pl->m, full->regions[0], b->loc);
         irb_yield(&done, NULL, 0);
         ir_builder here = irb_at_end(pl->m, full->regions[1], b->loc);
-        emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block);
+        emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block, stream_block); /* rare: least code */
         irb_yield(&here, NULL, 0);
         return;
     }
     e->b = *b;
     task_emit_prologue(e, IR_NO_VALUE);
-    task_emit_stream(e, stream_block);
+    task_emit_stream(e, stream_block, stream_form(pl, most, stream_block));
     *b = e->b;
 }
 
@@ -413,7 +428,7 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
     ir_value len = task_span(&e, block > 0 ? block : SEGMENT_ALIGN);
     *b = e.b;
     if (block <= 0) {
-        emit_overflow(pl, b, &e, over, len, stream_block > 0 ? stream_block : SUBWARP_SLOTS);
+        emit_overflow(pl, b, &e, over, len, stream_block > 0 ? stream_block : SUBWARP_SLOTS, 0);
         return;
     }
     ir_op *fits = irb_if(b, irb_cmp(b, "le", len, irb_int(b, (ir_dtype)ir_value_type(pl->m, len).dtype, block)),
@@ -423,18 +438,24 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
     task_emit_single(&e, block);
     irb_yield(&e.b, NULL, 0);
     ir_builder other = irb_at_end(pl->m, fits->regions[1], b->loc);
-    emit_overflow(pl, &other, &e, over, len, stream_block);
+    emit_overflow(pl, &other, &e, over, len, stream_block, 0);
     irb_yield(&other, NULL, 0);
 }
 
 /* ---- direct kernels: one task per segment --------------------------------------- */
 
-static void build_direct(planner *pl, plan_shape shape, overflow over)
+/* A direct kernel of `shape`. `streamer`: auto's kernel for segments that
+ * mostly span several tiles (launch.c picks it when no direct tile holds
+ * twice the mean length): it streams their inside tiles unmasked, two at a
+ * time. The others stream with every tile masked: their tasks are mostly
+ * one tile, and the pairs' extra registers (40 instead of 32 for a warp's
+ * sum) would cost those occupancy. Forced schedules stream in pairs. */
+static void build_direct(planner *pl, plan_shape shape, overflow over, bool streamer)
 {
     int32_t block = plan_shape_block(shape);
     char suffix[64];
     if (block)
-        snprintf(suffix, sizeof suffix, "direct_%s%d", plan_shape_policy(shape), block);
+        snprintf(suffix, sizeof suffix, "direct_%s%d%s", plan_shape_policy(shape), block, streamer ? "_stream" : "");
     else
         snprintf(suffix, sizeof suffix, "classify");
     int32_t threads = shape.group > 32 ? shape.group : DIRECT_THREADS;
@@ -447,12 +468,16 @@ static void build_direct(planner *pl, plan_shape shape, overflow over)
     ir_attr_set_str(pl->m, pl->func, "sw.overflow", over == OVERFLOW_STREAM ? "stream" : "lists");
     if (over == OVERFLOW_STREAM_THEN_LISTS)
         set_int(pl, "sw.stream_max", pl->stream_max);
+    if (streamer)
+        ir_attr_set_str(pl->m, pl->func, "sw.stream_form", "pairs");
     ir_builder b = kernel_body(pl);
     ir_value sid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(pl->m, pl->m->values[sid].def, "axis", ir_type_scalar(DT_I32), 0);
     ir_op *inside = irb_if(&b, irb_cmp(&b, "lt", i64_of(&b, sid), pl->segments), NULL, 0);
     ir_builder then = irb_at_end(pl->m, inside->regions[0], b.loc);
+    pl->direct_form = over == OVERFLOW_STREAM || streamer ? TASK_STREAM_PAIRS : TASK_STREAM_MASKED;
     emit_segment_task(pl, &then, sid, block, over, block, true);
+    pl->direct_form = TASK_STREAM_PAIRS;
     irb_yield(&then, NULL, 0);
     ir_builder other = irb_at_end(pl->m, inside->regions[1], b.loc);
     irb_yield(&other, NULL, 0);
@@ -777,18 +802,23 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     if (forced) {
         for (int i = 0; i < pl->nshapes; i++)
             if (in_policy(pl->shapes[i], forced))
-                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM);
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM, false);
         return;
     }
     if (schedule == PLAN_AUTO) {
+        int last = -1;
         for (int i = 0; i < pl->nshapes; i++)
             if (pl->shapes[i].group <= 32 && pl->shapes[i].slots <= DIRECT_SLOTS) {
                 if (i == 0) /* first, for means of at most one element (launch.c) */
-                    build_direct(pl, (plan_shape){1, 1}, OVERFLOW_STREAM_THEN_LISTS);
-                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS);
+                    build_direct(pl, (plan_shape){1, 1}, OVERFLOW_STREAM_THEN_LISTS, false);
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS, false);
+                last = i;
             }
+        /* the longest direct shape again, as the streamer (for long means) */
+        if (last >= 0 && stream_max(pl, OVERFLOW_STREAM_THEN_LISTS, pl->shapes[last]) > 2 * (int64_t)plan_shape_block(pl->shapes[last]))
+            build_direct(pl, pl->shapes[last], OVERFLOW_STREAM_THEN_LISTS, true);
     } else {
-        build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS);
+        build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false);
     }
     if (schedule != PLAN_SPLIT)
         for (int c = 0; c <= stream_list(pl); c++)
@@ -817,7 +847,7 @@ static void strip_stage_attrs(ir_block *b)
 
 static bool plan_func(ir_module *m, ir_op *func, plan_schedule schedule, diag *d)
 {
-    planner pl = {.m = m, .d = d, .anchor = func, .name = ir_func_name(func)};
+    planner pl = {.m = m, .d = d, .anchor = func, .name = ir_func_name(func), .direct_form = TASK_STREAM_PAIRS};
     if (!task_program_analyse(m, func, &pl.p, d))
         return false;
     if (!pl.p.params.is_segment_program)

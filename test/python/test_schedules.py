@@ -143,6 +143,23 @@ def _plan_lines(text, heading):
     return out
 
 
+@pytest.mark.parametrize("lengths, direct", [
+    ([1] * 64, "direct_subwarp1"),             # at most one element a segment
+    ([0] * 63 + [64], "direct_subwarp1"),
+    ([5, 6, 7, 6] * 16, "direct_subwarp16"),   # the first tile holding twice the mean
+    ([32] * 63 + [2048], "direct_warp128"),    # mean 64: one warp tile holds twice it
+    ([300, 900] * 8, "direct_warp128_stream"), # mean 600: most segments span several tiles
+])
+def test_auto_picks_the_direct_kernel_from_the_mean(lengths, direct):
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    values = np.zeros(int(offsets[-1]), np.float32)
+    out = np.zeros(len(lengths), np.float32)
+    plan = kernel("segmented_sum").plan(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                                   "out_ptr": out})
+    launches = _plan_lines(str(plan), "launches, in order:")
+    assert launches[0][1] == "segmented_sum__" + direct, str(plan)
+
+
 def test_plan_reports_every_segment_once(rng):
     lengths = sc.lengths("bimodal", N, rng)
     lengths[len(lengths) // 2] = 16384  # a segment the plan splits, whatever the draw
@@ -158,7 +175,8 @@ def test_plan_reports_every_segment_once(rng):
     assert sum(int(r[-2]) for r in rows) == int(lengths.sum()), text
     assert any(r[0] == "split" for r in rows), "bimodal at CI size splits its long segments:\n" + text
     launches = _plan_lines(text, "launches, in order:")
-    assert [r[1] for r in launches][:2] == ["segmented_softmax__direct_warp128",
+    # bimodal's mean (about 550) is past every direct tile: the streamer runs
+    assert [r[1] for r in launches][:2] == ["segmented_softmax__direct_warp128_stream",
                                             "segmented_softmax__lists"], text
     assert "predicted at 4000 GB/s" in text
     assert plan.schedule == "auto" and plan.segments == len(lengths)
@@ -177,8 +195,9 @@ def test_plan_reports_every_segment_once(rng):
     # whole warp, so longer segments go to the lists
     ("segmented_softmax", "tiny-uniform", "segmented_softmax__direct_subwarp32, 8 threads per segment, "
                                           "on one tile up to 32; longer segments go to lists"),
-    # a warp streams up to 16 tiles, whatever the stages
-    ("segmented_softmax", "medium-uniform", "segmented_softmax__direct_warp128, 32 threads per segment, "
+    # a warp streams up to 16 tiles, whatever the stages (the streamer: the
+    # mean is past every direct tile)
+    ("segmented_softmax", "medium-uniform", "segmented_softmax__direct_warp128_stream, 32 threads per segment, "
                                             "on one tile up to 128, streamed up to 2048; longer segments "
                                             "go to lists"),
 ])

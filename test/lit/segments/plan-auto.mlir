@@ -53,6 +53,12 @@
 // CHECK-LABEL: func.func @segmented_sum__direct_warp128(
 // CHECK-SAME:    sw.program_threads = 32 : i32
 // CHECK-SAME:    sw.stream_max = 2048 : i32
+// The warp's shape again, for means past every tile (most segments span
+// several tiles): it streams the tiles inside a segment unmasked, two at
+// a time; the others mask every tile they stream.
+// CHECK-LABEL: func.func @segmented_sum__direct_warp128_stream(
+// CHECK-SAME:    sw.stream_form = "pairs"
+// CHECK-SAME:    sw.stream_max = 2048 : i32
 // A list section: persistent, tasks t = program, program + programs, ... of list c.
 // CHECK-LABEL: func.func @segmented_sum__list0_subwarp4(
 // CHECK-SAME:    sw.list = 0 : i32

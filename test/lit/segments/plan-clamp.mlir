@@ -66,13 +66,37 @@ func.func @in_place(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %scale: !sw.ptr<f3
 // The one tile starts at the start rounded down to 4 elements, in 32 bits.
 // CHECK:         "sw.constant"() {value = -4 : i32} : () -> i32
 // CHECK-NEXT:    "sw.and"(%[[START32]], %{{[0-9]+}}) : (i32, i32) -> i32
-// The loop of a long segment starts there too, in 64 bits.
+// A long segment streams from there too, in 64 bits: a masked first tile
+// when the segment starts past that, the tiles wholly inside without a
+// mask, two at a time (both tiles' loads before either's stores, so they
+// are in flight together), one more when their count is odd, a masked
+// last tile for the rest.
 // CHECK:         "sw.constant"() {value = -4 : i64} : () -> i64
 // CHECK-NEXT:    %[[FIRST64:[0-9]+]] = "sw.and"(%[[START]], %{{[0-9]+}}) : (i64, i64) -> i64
-// CHECK:         "sw.for"(%[[FIRST64]], %[[END]],
-// f16 results round on the store: the cast stays in the loop.
+// CHECK:         %[[LATE:[0-9]+]] = "sw.cmp"(%[[START]], %[[FIRST64]]) {predicate = "gt"} : (i64, i64) -> i1
+// CHECK-NEXT:    "sw.if"(%[[LATE]])
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>, tensor<2048xi1>) -> ()
+// CHECK:         %[[WHOLE:[0-9]+]] = "sw.select"(%[[LATE]], %{{[0-9]+}}, %[[FIRST64]]) : (i1, i64, i64) -> i64
+// CHECK:         "sw.constant"() {value = -2048 : i64} : () -> i64
+// CHECK:         %[[WHOLE_END:[0-9]+]] = "sw.add"(%[[WHOLE]], %{{[0-9]+}}) : (i64, i64) -> i64
+// CHECK:         "sw.constant"() {value = -4096 : i64} : () -> i64
+// CHECK:         %[[PAIRS_END:[0-9]+]] = "sw.add"(%[[WHOLE]], %{{[0-9]+}}) : (i64, i64) -> i64
+// CHECK-NEXT:    %[[STEP:[0-9]+]] = "sw.constant"() {value = 4096 : i64} : () -> i64
+// CHECK-NEXT:    "sw.for"(%[[WHOLE]], %[[PAIRS_END]], %[[STEP]]) ({
+// CHECK:           "sw.load"(%{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>) -> tensor<2048xf32>
+// CHECK:           "sw.load"(%{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>) -> tensor<2048xf32>
+// CHECK:           "sw.load"(%{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>) -> tensor<2048xf32>
+// CHECK:           "sw.load"(%{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>) -> tensor<2048xf32>
+// f16 results round on the store: the cast stays in the loop, whose tiles need no mask.
 // CHECK:           %[[H:[0-9]+]] = "sw.cast"(%{{[0-9]+}}) : (tensor<2048xf32>) -> tensor<2048xf16>
-// CHECK:           "sw.store"(%{{[0-9]+}}, %[[H]], %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>, tensor<2048xi1>) -> ()
+// CHECK:           "sw.store"(%{{[0-9]+}}, %[[H]]) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>) -> ()
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>) -> ()
+// CHECK:         %[[ODD:[0-9]+]] = "sw.cmp"(%[[PAIRS_END]], %[[WHOLE_END]]) {predicate = "lt"} : (i64, i64) -> i1
+// CHECK-NEXT:    "sw.if"(%[[ODD]])
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>) -> ()
+// CHECK:         %[[REST:[0-9]+]] = "sw.cmp"(%[[WHOLE_END]], %[[END]]) {predicate = "lt"} : (i64, i64) -> i1
+// CHECK-NEXT:    "sw.if"(%[[REST]])
+// CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f16>>, tensor<2048xf16>, tensor<2048xi1>) -> ()
 func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %b: !sw.ptr<f32>) {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
   %sa = "sw.segment"(%a, %offsets, %sid) : (!sw.ptr<f32>, !sw.ptr<i32>, i32) -> !sw.segment<f32>
@@ -92,12 +116,17 @@ func.func @three(%out: !sw.ptr<f16>, %a: !sw.ptr<f32>, %offsets: !sw.ptr<i32>, %
 // CHECK-LABEL: func.func @ordered__direct_cta2048(
 // CHECK:         "sw.if"
 // CHECK:         }, {
-// CHECK:           %[[ACC:[0-9]+]] = "sw.for"
+// CHECK:           "sw.for"
+// CHECK:           }) : (i64, i64, i64, tensor<2048xf32>) -> tensor<2048xf32>
+// CHECK:           "sw.if"
+// CHECK:           %[[ACC:[0-9]+]] = "sw.if"
 // CHECK:           %[[SUM:[0-9]+]] = "sw.reduce"(%[[ACC]]) {kind = "sum"}
 // CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %[[SUM]]) : (!sw.ptr<f32>, f32) -> ()
 // CHECK:           "sw.for"
-// CHECK:             "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>, tensor<2048xf32>, tensor<2048xi1>) -> ()
+// CHECK:             "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}) : (tensor<2048x!sw.ptr<f32>>, tensor<2048xf32>) -> ()
 // CHECK:           }) : (i64, i64, i64) -> ()
+// CHECK:           }) : (i1) -> ()
+// CHECK:           }) : (i1) -> ()
 // CHECK-NEXT:      %[[L:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
 // CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %[[L]]) : (!sw.ptr<f32>, f32) -> ()
 func.func @ordered(%x: !sw.ptr<f32>, %offsets: !sw.ptr<i64>, %totals: !sw.ptr<f32>, %y: !sw.ptr<f32>) {
