@@ -148,9 +148,11 @@ def _plan_lines(text, heading):
     ([0] * 63 + [64], "direct_subwarp1"),
     ([5, 6, 7, 6] * 16, "direct_subwarp16"),   # the first tile holding twice the mean
     ([32] * 63 + [2048], "direct_warp128"),    # mean 64: one warp tile holds twice it
-    ([300, 900] * 8, "direct_warp128_stream"), # mean 600: most segments span several tiles
+    ([300, 900] * 8, "direct_subwarp64_stream"),  # mean 600: most segments span several tiles
 ])
 def test_auto_picks_the_direct_kernel_from_the_mean(lengths, direct):
+    """A one-stage program's streamer is on half warps; a softmax's is on
+    warps (test_direct_tasks_stream_what_their_group_can)."""
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     values = np.zeros(int(offsets[-1]), np.float32)
     out = np.zeros(len(lengths), np.float32)

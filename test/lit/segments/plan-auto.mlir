@@ -53,10 +53,12 @@
 // CHECK-LABEL: func.func @segmented_sum__direct_warp128(
 // CHECK-SAME:    sw.program_threads = 32 : i32
 // CHECK-SAME:    sw.stream_max = 2048 : i32
-// The warp's shape again, for means past every tile (most segments span
-// several tiles): it streams the tiles inside a segment unmasked, two at
-// a time; the others mask every tile they stream.
-// CHECK-LABEL: func.func @segmented_sum__direct_warp128_stream(
+// The streamer, for means past every tile (most segments span several
+// tiles): for a one-stage program the widest sub-warp shape again,
+// streaming what a warp would (16 warp tiles), the tiles inside a segment
+// unmasked, two at a time; the others mask every tile they stream.
+// CHECK-LABEL: func.func @segmented_sum__direct_subwarp64_stream(
+// CHECK-SAME:    sw.program_threads = 16 : i32
 // CHECK-SAME:    sw.stream_form = "pairs"
 // CHECK-SAME:    sw.stream_max = 2048 : i32
 // A list section: persistent, tasks t = program, program + programs, ... of list c.
@@ -127,6 +129,10 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK-NOT:       "sw.load"
 // CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<4x!sw.ptr<f32>>, tensor<4xf32>, tensor<4xi1>) -> ()
 // CHECK:         }, {
+// A program of several stages streams on a warp: its streamer is the warp's.
+// CHECK-NOT:     func.func @segmented_softmax__direct_subwarp64_stream(
+// CHECK-LABEL: func.func @segmented_softmax__direct_warp128_stream(
+// CHECK-SAME:    sw.stream_form = "pairs"
 // CHECK-LABEL: func.func @segmented_softmax__split0(
 // CHECK:             "sw.maximum"(%{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // CHECK:           }) : (i64, i64, i64, tensor<1024xf32>, tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>)
