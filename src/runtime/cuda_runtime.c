@@ -85,6 +85,8 @@ typedef struct driver_api {
     CUresult (*GetErrorString)(CUresult error, const char **text);
     /* optional (CUDA 12.4+): lets a launch check its parameter count */
     CUresult (*FuncGetParamInfo)(CUfunction f, size_t index, size_t *offset, size_t *size);
+    /* optional (recent CUDA 13 drivers): the same count in one call */
+    CUresult (*FuncGetParamCount)(CUfunction f, size_t *count);
     /* optional: what segment launches need (their absence is reported there) */
     CUresult (*MemsetD32Async)(CUdeviceptr dst, unsigned int value, size_t count, CUstream stream);
     CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f, int threads,
@@ -122,6 +124,7 @@ static const symbol symbols[] = {
     SYM(GetErrorName, "cuGetErrorName"),
     SYM(GetErrorString, "cuGetErrorString"),
     OPTIONAL_SYM(FuncGetParamInfo, "cuFuncGetParamInfo"),
+    OPTIONAL_SYM(FuncGetParamCount, "cuFuncGetParamCount"),
     OPTIONAL_SYM(MemsetD32Async, "cuMemsetD32Async"),
     OPTIONAL_SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
 };
@@ -459,9 +462,16 @@ static size_t module_bucket(const void *key, int device)
     return (size_t)((h >> 24) ^ (uintptr_t)device) % MODULE_BUCKETS;
 }
 
-/* Counts the entry's parameters where the driver can tell; -1 otherwise. */
+/* Counts the entry's parameters where the driver can tell; -1 otherwise.
+ * cuFuncGetParamCount answers in one call. Without it the count is the
+ * first index cuFuncGetParamInfo rejects, so that last call fails by
+ * design (CUDA_ERROR_INVALID_VALUE, once per function loaded: what
+ * compute-sanitizer --report-api-errors all reports; docs/testing.md). */
 static int count_params(CUfunction f)
 {
+    size_t count = 0;
+    if (cu.FuncGetParamCount && cu.FuncGetParamCount(f, &count) == CUDA_SUCCESS && count <= 65536)
+        return (int)count;
     if (!cu.FuncGetParamInfo)
         return -1;
     for (size_t i = 0; i < 65536; i++) {

@@ -166,3 +166,35 @@ CUresult cuPointerGetAttribute(void *data, int attribute, unsigned long long ptr
     *(int *)data = 0;
     return 0;
 }
+
+#ifdef FAKE_PARAMS
+/* Built with -DFAKE_PARAMS=N, every function takes N parameters and the
+ * driver answers cuFuncGetParamInfo and (unless -DFAKE_NO_PARAM_COUNT)
+ * cuFuncGetParamCount, counting the calls and the ones that fail. */
+long fake_param_count_calls, fake_param_info_calls, fake_param_info_errors;
+
+#ifndef FAKE_NO_PARAM_COUNT
+CUresult cuFuncGetParamCount(void *f, size_t *count)
+{
+    (void)f;
+    fake_param_count_calls++;
+    *count = FAKE_PARAMS;
+    return 0;
+}
+#endif
+
+CUresult cuFuncGetParamInfo(void *f, size_t index, size_t *offset, size_t *size)
+{
+    (void)f;
+    fake_param_info_calls++;
+    if (index >= FAKE_PARAMS) {
+        fake_param_info_errors++;
+        return 1; /* CUDA_ERROR_INVALID_VALUE */
+    }
+    if (offset)
+        *offset = 8 * index;
+    if (size)
+        *size = 8;
+    return 0;
+}
+#endif

@@ -206,20 +206,22 @@ class FakeDriverState(ctypes.Structure):
         ("memset_words", ctypes.c_uint64)]
 
 
-def run_with_fake_driver(tmp_path, source, done):
+def run_with_fake_driver(tmp_path, source, done, defines=()):
     """Runs the Python `source` in a child process whose CUDA driver is the
-    fake one (test/python/fake_libcuda.c, built here into tmp_path, its
-    path in $SWAGE_LIBCUDA), with this folder on the path; asserts that it
-    exits 0 and prints `done`. Skips the test when the driver cannot be
-    built."""
+    fake one (test/python/fake_libcuda.c, built here into tmp_path with the
+    -D `defines`, its path in $SWAGE_LIBCUDA), with this folder on the
+    path; asserts that it exits 0 and prints `done`. Skips the test when
+    the driver cannot be built."""
     import pytest
     import subprocess
     import sys
     here = os.path.dirname(os.path.abspath(__file__))
-    driver = str(tmp_path / "libfakecuda.so")
+    driver = str(tmp_path / ("libfakecuda%s.so" % "".join("-" + d.replace("=", "")
+                                                          for d in defines)))
     try:
-        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver,
-                        os.path.join(here, "fake_libcuda.c")], check=True, capture_output=True)
+        subprocess.run([os.environ.get("CC", "cc"), "-O1", "-shared", "-fPIC", "-o", driver]
+                       + ["-D" + d for d in defines] + [os.path.join(here, "fake_libcuda.c")],
+                       check=True, capture_output=True)
     except (OSError, subprocess.CalledProcessError) as e:
         pytest.skip("cannot build the fake CUDA driver: %s" % e)
     env = dict(os.environ, SWAGE_LIBCUDA=driver,

@@ -663,3 +663,58 @@ def test_launch_path_against_a_fake_driver(tmp_path):
     launches, parameter packing, contexts pushed only when not current,
     several devices, driver errors, threads (test/python/fake_libcuda.c)."""
     run_with_fake_driver(tmp_path, FAKE_DRIVER_CHILD, "fake driver checks passed")
+
+
+# the parameter-count probe (src/runtime/cuda_runtime.c, count_params)
+
+PARAM_COUNT_CHILD = r'''
+import ctypes, os, sys
+import test_gpu_api as t
+
+driver = ctypes.CDLL(os.environ["SWAGE_LIBCUDA"])
+torch = t._fake_torch({0: 0x5000, 1: 0x5001})
+sys.modules["torch"] = torch
+
+def counter(name):
+    return ctypes.c_long.in_dll(driver, name).value
+
+def add(n):
+    arrays = {name: torch.Tensor(address, n, ("cuda", 0))
+              for name, address in (("x_ptr", 0x1000), ("y_ptr", 0x2000), ("output_ptr", 0x3000))}
+    t.add_kernel.launch(arguments=dict(arrays, n=n), constexprs={"BLOCK": 64}, grid=(2,))
+
+EXPECT = %r
+if EXPECT == "mismatch":
+    try:
+        add(100)
+    except Exception as e:
+        assert "takes 3 parameters but the launch gives 4" in str(e), e
+    else:
+        raise AssertionError("a launch of 4 parameters to a kernel of 3 did not fail")
+else:
+    add(100)
+    add(50)
+    got = tuple(counter(name) for name in ("fake_param_count_calls", "fake_param_info_calls",
+                                           "fake_param_info_errors"))
+    assert got == EXPECT, got
+print("param count checks passed")
+'''
+
+
+@pytest.mark.parametrize("defines, expect", [
+    # the driver counts: one call per function loaded, none that fails
+    (("FAKE_PARAMS=4",), (1, 0, 0)),
+    # an older driver: parameters 0..3, then 4 fails (the expected API error)
+    (("FAKE_PARAMS=4", "FAKE_NO_PARAM_COUNT"), (0, 5, 1)),
+    # either way the count is checked at each launch
+    (("FAKE_PARAMS=3",), "mismatch"),
+    (("FAKE_PARAMS=3", "FAKE_NO_PARAM_COUNT"), "mismatch"),
+])
+def test_the_parameter_count_probe(tmp_path, defines, expect):
+    """A kernel's parameters are counted once, when its module loads: with
+    cuFuncGetParamCount where the driver has it (no call fails), else by
+    asking cuFuncGetParamInfo for each index until one fails; a launch that
+    passes another number is an internal error (test/python/fake_libcuda.c
+    built with -DFAKE_PARAMS)."""
+    run_with_fake_driver(tmp_path, PARAM_COUNT_CHILD % (expect,), "param count checks passed",
+                         defines=defines)
