@@ -17,8 +17,14 @@
 #       # only these steps (the build always runs); all of them by default:
 #       # unit gpu segments cpu vecadd launch sanitize smallbatch segbench
 #
-# The sanitize step runs every schedule of a few segment programs
-# (tools/gpu_sanitize.py) under compute-sanitizer's memcheck and racecheck.
+# The sanitize step runs tools/gpu_sanitize.py (every schedule x every
+# distribution of a few segment programs at small sizes, checked against
+# float64 references, and unsafe=True launches on hostile offsets) under
+# compute-sanitizer's memcheck, racecheck, synccheck and initcheck, each
+# failing on any error it reports, and once more under memcheck with
+# --report-api-errors all, whose CUDA API errors must each be one that
+# docs/testing.md explains (tools/sanitizer_summary.py --check-api); the
+# final summary lists what each tool reported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +46,8 @@ merge_logs() {
     local name file
     : > "$OUT/logs.txt"
     for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
-                launch_breakdown memcheck racecheck small_batch segments_bench segments; do
+                launch_breakdown memcheck api_errors api_errors_check racecheck synccheck \
+                initcheck small_batch segments_bench segments; do
         for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
             [ -f "$file" ] || continue
             printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
@@ -122,11 +129,36 @@ want vecadd && run "benchmark" 150 "$LOGS/bench.log" \
     "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$LOGS/vector_add.txt"
 want launch && run "launch breakdown" 60 "$LOGS/launch_breakdown.log" \
     "$PY" bench/launch_breakdown.py --json "$OUT/launch_breakdown.json"
+# sanitize NAME LIMIT LOG N BATCHES SANITIZER-OPTIONS...: tools/gpu_sanitize.py
+# under compute-sanitizer, at about N elements a distribution, over BATCHES
+# ("all", or a comma list); the script stops starting cases 20 s before the
+# limit (a sanitizer killed at the limit prints no summary).
+sanitize() {
+    local name=$1 limit=$2 log=$3 n=$4 batches=$5
+    shift 5
+    run "$name" "$limit" "$log" env SWAGE_SANITIZE_N="$n" SWAGE_SANITIZE_DISTRIBUTIONS="$batches" \
+        SWAGE_SANITIZE_BUDGET_S="$(( limit - 20 ))" \
+        "$SANITIZER" --print-limit 100000 "$@" "$PY" tools/gpu_sanitize.py
+}
 if want sanitize; then
-    run "memcheck (schedules)" 240 "$LOGS/memcheck.log" \
-        "$SANITIZER" --tool memcheck --report-api-errors no --error-exitcode 1 "$PY" tools/gpu_sanitize.py
-    run "racecheck (schedules)" 240 "$LOGS/racecheck.log" \
-        env SWAGE_SANITIZE_N=8192 "$SANITIZER" --tool racecheck --report-api-errors no --error-exitcode 1 "$PY" tools/gpu_sanitize.py
+    # Every schedule x batch in each tool; racecheck and initcheck, the
+    # slowest, at smaller sizes. API errors are left out of the four checks
+    # (they would count as errors) and get a pass of their own: the mix
+    # loads every kernel the others do (module loads are where Swage's
+    # expected API errors come from), and its errors are checked against
+    # the explained ones rather than failing the run by themselves.
+    sanitize "memcheck (schedules)" 100 "$LOGS/memcheck.log" 16384 all \
+        --tool memcheck --report-api-errors no --error-exitcode 1
+    sanitize "memcheck (API errors)" 60 "$LOGS/api_errors.log" 4096 mix \
+        --tool memcheck --report-api-errors all
+    run "API errors explained" 30 "$LOGS/api_errors_check.log" \
+        "$PY" tools/sanitizer_summary.py --check-api "$LOGS/api_errors.log"
+    sanitize "racecheck (schedules)" 100 "$LOGS/racecheck.log" 4096 all \
+        --tool racecheck --report-api-errors no --error-exitcode 1
+    sanitize "synccheck (schedules)" 70 "$LOGS/synccheck.log" 8192 all \
+        --tool synccheck --report-api-errors no --error-exitcode 1
+    sanitize "initcheck (schedules)" 90 "$LOGS/initcheck.log" 4096 all \
+        --tool initcheck --report-api-errors no --error-exitcode 1
 fi
 want smallbatch && run "small batch" 60 "$LOGS/small_batch.log" \
     "$PY" bench/small_batch.py --json "$OUT/small_batch.json"
@@ -148,6 +180,11 @@ for log in gpu_tests gpu_segments cpu_tests; do
     [ -n "$line" ] || line="no pytest summary; last line: $(grep -v "^[[:space:]]*$" "$LOGS/$log.log" 2>/dev/null | tail -n 1 || true)"
     printf '  %-32s %s\n' "$log" "$line"
 done
+if want sanitize; then
+    "$PY" tools/sanitizer_summary.py memcheck="$LOGS/memcheck.log" racecheck="$LOGS/racecheck.log" \
+        synccheck="$LOGS/synccheck.log" initcheck="$LOGS/initcheck.log" api="$LOGS/api_errors.log" \
+        | sed 's/^/  /' || true
+fi
 echo
 if [ -f "$LOGS/vector_add.txt" ]; then
     cat "$LOGS/vector_add.txt"
