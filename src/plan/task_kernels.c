@@ -280,6 +280,17 @@ static ir_value chunk_count(planner *pl, ir_builder *b, ir_value len)
     return irb_binary(b, IR_MAXIMUM, n, one);
 }
 
+/* Whether a split segment whose chunks start at `first` has room for all
+ * of them in the partials: `span` is what its direct task classified it by
+ * (end - start rounded down to 4), whose chunk count it reserved. Valid
+ * offsets always have room; the classifying task and the split kernels
+ * decide with this same test, so exactly one of them runs the segment. */
+static ir_value split_fits(planner *pl, ir_builder *b, ir_value first, ir_value span)
+{
+    ir_value end = irb_binary(b, IR_ADD, first, chunk_count(pl, b, i64_of(b, span)));
+    return irb_cmp(b, "le", end, pl->partials_cap);
+}
+
 /* The split counter: slot << 32 | chunks reserved so far. Slots are segment
  * ids (< 2^31); chunks number at most segments + elements / chunk < 2^32
  * for valid offsets (bad ones may overflow into the slot, which then finds
@@ -303,9 +314,13 @@ static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_valu
     ir_value packed = irb_atomic_add_at(&in, pl->scratch64, irb_int(&in, DT_I64, 0), add);
     ir_value slot = irb_binary(&in, IR_SHR, packed, irb_int(&in, DT_I64, SPLIT_SLOT_SHIFT));
     ir_value first = irb_binary(&in, IR_AND, packed, irb_int(&in, DT_I64, ((int64_t)1 << SPLIT_SLOT_SHIFT) - 1));
-    ir_value fits = irb_cmp(&in, "lt", slot, pl->cap[split_list(pl)]);
-    irb_store_at(&in, pl->scratch, irb_binary(&in, IR_ADD, list_base(pl, &in, split_list(pl)), slot), sid, fits);
-    irb_store_at(&in, pl->chunk_bases, slot, first, fits);
+    ir_value listed = irb_cmp(&in, "lt", slot, pl->cap[split_list(pl)]);
+    irb_store_at(&in, pl->scratch, irb_binary(&in, IR_ADD, list_base(pl, &in, split_list(pl)), slot), sid, listed);
+    irb_store_at(&in, pl->chunk_bases, slot, first, listed);
+    /* listed, but its chunks past the partials' room (bad offsets: clamped
+     * segments that overlap): the split kernels skip it (the same test,
+     * split_fits), so the task runs it */
+    ir_value fits = irb_binary(&in, IR_AND, listed, split_fits(pl, &in, first, len));
     irb_yield(&in, &fits, 1);
 
     ir_builder other = irb_at_end(pl->m, split->regions[1], b->loc);
@@ -749,6 +764,11 @@ static void build_split_stage(planner *pl, int32_t k)
     ir_value nch = chunk_count(pl, &in, irb_binary(&in, IR_SUB, e.end, e.start));
     ir_value real_chunk = irb_binary(&in, IR_AND, irb_cmp(&in, "ge", c, irb_int(&in, DT_I64, 0)),
                                      irb_cmp(&in, "lt", c, nch));
+    e.b = in;
+    ir_value span = task_span(&e, SEGMENT_ALIGN);
+    in = e.b;
+    real_chunk = irb_binary(&in, IR_AND, real_chunk,
+                            split_fits(pl, &in, irb_load_at(&in, pl->chunk_bases, j), span));
     ir_op *real = irb_if(&in, real_chunk, NULL, 0);
     ir_builder run = irb_at_end(pl->m, real->regions[0], b.loc);
     emit_chunk(pl, &run, k, j, sid, t, c, nch, e.start, e.end);

@@ -218,6 +218,23 @@ def test_unsafe_bad_offsets_are_clamped_to_the_buffers(rng):
     np.testing.assert_array_equal(backing[1500:], 123.0)
 
 
+@pytest.mark.parametrize("schedule", ["auto", "split", "persistent", "warp"])
+def test_unsafe_overlapping_segments_are_all_written(schedule):
+    """Clamped bad offsets can overlap: [0, n, 0, n, ...] asks for the whole
+    buffer four times, more chunks than the split's partials hold for any
+    valid offsets. A segment the split has no room for is run by the task
+    that classified it, so every result is written (it was left as it
+    was), and none twice."""
+    n = 4096
+    values = (np.arange(n) % 7).astype(np.float32)
+    for offsets in ([0, n, 0, n, 0, n, 0, n], [0, n] * 9, [0, n, n, 0, n, 0, n]):
+        sums = np.full(len(offsets) - 1, np.nan, dtype=np.float32)
+        segment_sum.launch(arguments={"values_ptr": values, "offsets_ptr": np.array(offsets, np.int32),
+                                      "out_ptr": sums}, executor="simt", unsafe=True, schedule=schedule)
+        expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
+        np.testing.assert_array_equal(sums, np.array(expected, np.float32), err_msg=str(offsets))
+
+
 # ---- the CUDA launch path, through the C library, against a fake driver -------------------
 
 FAKE_DRIVER_CHILD = r'''
