@@ -73,8 +73,11 @@ Writes a JSON record (--json: date, GPU, commit, command, every number), a
 PNG chart (--png: fraction of copy bandwidth per distribution, log scale,
 one panel per op; bars for Swage auto, the best forced schedule and each
 peer, a marker per forced schedule), the sweep's PNG (--sweep-png: fraction
-of copy bandwidth against mean segment length, one panel per family and op)
-and prints a compact table last (--table also writes it to a file).
+of copy bandwidth against mean segment length, one panel per family and op),
+the plans' PNG (--plan-png: per distribution, segments and elements per
+policy of schedule auto's plan for the sum, from kernel.plan: a
+segment-length histogram by policy) and prints a compact table last
+(--table also writes it to a file).
 
     SWAGE_LIB=build-gpu/libswage.so PYTHONPATH=python python3 bench/segments.py \\
         --json out.json --png out.png [--sweep --sweep-png sweep.png]
@@ -131,13 +134,12 @@ SWEEP_FAMILIES = ("uniform", "power-law")
 SWEEP_OPS = ("sum", "softmax")
 SWEEP_PEERS = {"sum": ("torch", "triton", "cub"), "softmax": ("triton",)}
 PARETO_ALPHA = 1.2
-# kernel.plan reads the offsets through Python lists: about 0.2 us a segment
-# (2^22 in 0.8 s on the CPU), 15 s or more for all-singleton's 2^26. Plans
-# are made after the timing, when they fit the budget: every op's up to 2^21
-# segments, softmax's alone up to 2^24, none beyond.
-PLAN_S_PER_SEGMENT = 3e-7
-PLAN_ALL_OPS_UP_TO = 1 << 21
-PLAN_UP_TO = 1 << 24
+# kernel.plan copies the offsets to the host and walks them in C: about 20
+# ns a segment on the CPU (2^22 in 0.07 s), 1.5 s for all-singleton's 2^26
+# with the copy. Plans are made after the timing, when they fit the budget.
+PLAN_S_PER_SEGMENT = 3e-8
+PLAN_ALL_OPS_UP_TO = 1 << 27
+PLAN_UP_TO = 1 << 27
 
 
 def log(message):
@@ -634,16 +636,16 @@ class Child:
         """Swage's plans (schedule auto, with the copy bandwidth) after the
         timing: softmax's (result["swage_plan"], as before) up to PLAN_UP_TO
         segments and, up to PLAN_ALL_OPS_UP_TO, the other ops' too
-        (result["swage_plans"]). A plan reads every offset through Python:
-        not made when it would not fit the budget."""
+        (result["swage_plans"]). A plan reads every offset: not made when
+        it would not fit the budget."""
         wanted = [op for op in ("softmax", "sum", "max") if op in self.options.ops
                   and (op == "softmax" or case["segments"] <= PLAN_ALL_OPS_UP_TO)]
         plans = {}
         for op in wanted:
             cost = PLAN_S_PER_SEGMENT * case["segments"]
             if case["segments"] > PLAN_UP_TO:
-                plans[op] = ("not made: %d segments (a plan reads every offset through Python, "
-                             "about %.0f s)" % (case["segments"], cost))
+                plans[op] = ("not made: %d segments (a plan reads every offset, about %.0f s)"
+                             % (case["segments"], cost))
                 continue
             if self.deadline is not None and time.time() + cost > self.deadline:
                 plans[op] = "not made: about %.0f s for %d segments would pass the budget" % (
@@ -1164,6 +1166,63 @@ MARKERS = {"swage_subwarp": "v", "swage_warp": "^", "swage_cta": "s", "swage_spl
            "swage_persistent": "o"}
 
 
+def plan_rows(text):
+    """The "segments by policy" rows of a plan's text: (policy, segments,
+    elements, tasks) each; [] when the text has none (a plan not made)."""
+    rows, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("segments by policy"):
+            inside = True
+            continue
+        if inside:
+            if not line.startswith("  "):
+                break
+            words = line.split()
+            try:
+                rows.append((" ".join(words[:-3]), int(words[-3]), int(words[-2]), int(words[-1])))
+            except (ValueError, IndexError):
+                break
+    return rows
+
+
+def plot_plans(data, path, op="sum"):
+    """One panel per distribution: what schedule auto does with its
+    segments (kernel.plan, op `op`): segments and elements per policy --
+    the direct kernel, each list (by the length class it takes), the split
+    -- on a log scale: a segment-length histogram by policy."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [d for d in data["distribution_order"]
+             if plan_rows((data["distributions"].get(d, {}).get("swage_plans") or {}).get(op, ""))]
+    if not names:
+        raise ValueError("no %s plan in the results (plans not made)" % op)
+    cols = 3
+    rows = (len(names) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 3.6 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        table = plan_rows(data["distributions"][name]["swage_plans"][op])
+        labels = [p.replace("segmented_%s__" % op, "") for p, _, _, _ in table]
+        x = range(len(table))
+        ax.bar([i - 0.2 for i in x], [max(r[1], 0.8) for r in table], 0.4, label="segments",
+               color="#1f77b4")
+        ax.bar([i + 0.2 for i in x], [max(r[2], 0.8) for r in table], 0.4, label="elements",
+               color="#ff7f0e")
+        ax.set_yscale("log")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=7)
+        ax.set_title(name, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle("schedule auto's plan for segmented %s, per distribution: segments and elements "
+                 "per policy (kernel.plan)" % op)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot(data, path):
     """Bars per distribution, one panel per op: Swage auto, the best forced
     schedule, each peer; over the forced bar, a small marker for every
@@ -1377,7 +1436,7 @@ def parent_main(options):
     if options.json:
         common.write_json(options.json, data)
     for path, draw in ((options.png, plot), (options.sweep_png if options.sweep else None,
-                                             plot_sweep)):
+                                             plot_sweep), (options.plan_png, plot_plans)):
         if not path:
             continue
         try:
@@ -1442,6 +1501,8 @@ def main():
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--png", help="write the chart here")
+    parser.add_argument("--plan-png", help="write the plans' chart here: per distribution, "
+                        "segments and elements per policy of schedule auto (segmented sum)")
     parser.add_argument("--table", help="also write the table here")
     parser.add_argument("--sweep", action="store_true",
                         help="also sweep the mean segment length (data['sweep'])")

@@ -6,7 +6,8 @@
 # (test/python), the vector-add benchmark, the launch-overhead breakdown and
 # the segments benchmark. The results land in $OUT (default
 # /tmp/swage-gpu-out): logs.txt (every step's log, in order), vector_add.json,
-# launch_breakdown.json, small_batch.json, segments.json and segments.png. A failing
+# launch_breakdown.json, small_batch.json, segments.json, segments.png and
+# segments_plans.png. A failing
 # step is reported and the others still run; the tables are printed last
 # (the segments table last of all); the exit status is 1 if any step failed.
 # Safe to run again on the same machine (incremental build).
@@ -167,9 +168,10 @@ want smallbatch && run "small batch" 60 "$LOGS/small_batch.log" \
 want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + 70 ))" \
     "$LOGS/segments_bench.log" \
     "$PY" bench/segments.py --budget-s "${SWAGE_SEGBENCH_BUDGET:-260}" --json "$OUT/segments.json" \
-    --png "$OUT/segments.png" --table "$LOGS/segments.txt" ${SWAGE_SEGBENCH_ARGS:-}
+    --png "$OUT/segments.png" --plan-png "$OUT/segments_plans.png" --table "$LOGS/segments.txt" \
+    ${SWAGE_SEGBENCH_ARGS:-}
 
-printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json and segments.png in %s)\n' \
+printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json, segments.png and segments_plans.png in %s)\n' \
     "$(( $(date +%s) - START ))" "$OUT"
 printf '%s\n' "${SUMMARY[@]}"
 awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \

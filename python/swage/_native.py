@@ -396,11 +396,12 @@ def launch_segments_simt(kernel, schedule, args, check):
 
 
 def plan_text(kernel, device, schedule, args, offsets, bandwidth):
-    """The plan of a launch as text (offsets: host int64 values or None)."""
+    """The plan of a launch as text (offsets: a ctypes int64 array, host
+    int64 values, or None)."""
     text = ctypes.c_void_p()
     error = _ErrorPtr()
-    c_offsets = None
-    if offsets is not None:
+    c_offsets = offsets
+    if offsets is not None and not isinstance(offsets, ctypes.Array):
         c_offsets = (ctypes.c_int64 * max(len(offsets), 1))(*[int(x) for x in offsets])
     status = lib.swageKernelPlanText(kernel, device, SCHEDULES.index(schedule), _c_args(args),
                                      len(args), c_offsets, float(bandwidth or 0), ctypes.byref(text),

@@ -13,6 +13,7 @@ nothing is checked and nothing waits, and the generated code clamps each
 segment to the buffers instead.
 """
 
+import array
 import ctypes
 import sys
 
@@ -78,12 +79,25 @@ def describe_device(kernel_name, facts, converted, arguments, device, stream):
 
 
 def host_values(offsets, device, stream):
-    """The offsets' values in host memory (a copy for device arrays)."""
+    """The offsets' values in host memory as a ctypes int64 array (a copy;
+    from the device for device arrays), made at C speed: a plan reads
+    every offset, and a batch may hold 2^26 segments."""
     ctype, code, size = _OFFSET_TYPES[offsets.type]
     if offsets.device == "cuda":
-        raw = _native.cuda_copy_to_host(device, stream, offsets.address, offsets.nelems * size)
-        return _as_list(_from_bytes(raw, code, ctype))
-    return _as_list(_host_view(offsets))
+        host = _from_bytes(_native.cuda_copy_to_host(device, stream, offsets.address,
+                                                     offsets.nelems * size), code, ctype)
+    else:
+        host = _host_view(offsets)
+    out = (ctypes.c_int64 * max(offsets.nelems, 1))()
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(host, np.ndarray):
+        np.ctypeslib.as_array(out)[:offsets.nelems] = host
+    elif code == "q":
+        ctypes.memmove(out, bytes(host.cast("B")), offsets.nelems * 8)
+    else:
+        wide = array.array("q", host)
+        ctypes.memmove(out, wide.tobytes(), offsets.nelems * 8)
+    return out
 
 
 def _ndim(value):

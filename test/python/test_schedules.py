@@ -336,3 +336,59 @@ def test_plan_ir_names_every_task_kernel():
         schedule="split")
     assert "@segmented_sum__classify(" in simt and "@segmented_sum__split0(" in simt
     assert "__lists" not in simt
+
+
+PLAN_WITHOUT_NUMPY = r'''
+import array, sys
+import swage as sw
+import swage.language as sl
+assert "numpy" not in sys.modules
+
+@sw.jit
+def segment_sum(values_ptr, offsets_ptr, out_ptr):
+    sid = sl.segment_id(0)
+    sl.store(out_ptr + sid, sl.sum(sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))))
+
+lengths = [(i * 7) % 40 for i in range(300)]
+bounds = [0]
+for n in lengths:
+    bounds.append(bounds[-1] + n)
+values = array.array("f", bytes(4 * bounds[-1]))
+out = array.array("f", bytes(4 * len(lengths)))
+for code in "iq":
+    plan = segment_sum.plan(arguments={"values_ptr": values, "offsets_ptr": array.array(code, bounds),
+                                       "out_ptr": out})
+    print(str(plan).split("\n", 1)[1])
+    print("=====")
+assert "numpy" not in sys.modules
+'''
+
+
+def test_plan_reads_offsets_without_numpy(tmp_path):
+    """kernel.plan copies the offsets into C with the standard library when
+    NumPy is not loaded (int32 widened, int64 as they are): the same plan
+    as from NumPy arrays."""
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.join(here, "..", "..", "python"), os.environ.get("PYTHONPATH", "")]))
+    script = tmp_path / "plan_without_numpy.py"
+    script.write_text(PLAN_WITHOUT_NUMPY)
+    child = subprocess.run([sys.executable, str(script)], env=env, cwd=here,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    plans = child.stdout.split("=====\n")[:2]
+
+    @sw.jit
+    def segment_sum(values_ptr, offsets_ptr, out_ptr):
+        sid = sl.segment_id(0)
+        sl.store(out_ptr + sid, sl.sum(sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))))
+
+    lengths = [(i * 7) % 40 for i in range(300)]
+    for dtype, text in zip((np.int32, np.int64), plans):
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(dtype)
+        plan = segment_sum.plan(arguments={"values_ptr": np.zeros(int(offsets[-1]), np.float32),
+                                           "offsets_ptr": offsets,
+                                           "out_ptr": np.zeros(len(lengths), np.float32)})
+        assert str(plan).split("\n", 1)[1] + "\n" == text
+        assert "300 segments" in text and "4 x 256 threads" in text
