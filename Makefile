@@ -13,11 +13,16 @@
 #                 picks one, PTXAS=none skips the PTX assembly checks)
 #   make asan     the same suites under AddressSanitizer + UndefinedBehaviorSanitizer,
 #                 built in build-asan/
+#   make tsan     the tests that use the library from several threads (the C
+#                 unit tests that start threads, test/python/test_threads.py and
+#                 the other Python tests that start or use threads) under
+#                 ThreadSanitizer, built in build-tsan/; any race report fails it
 #   make fuzz     the fuzzers (fuzz/, docs/testing.md) under ASan + UBSan with
 #                 coverage guidance, built in build-fuzz/, each for a bounded time:
 #                 FUZZ_TIME=seconds for each target (default 30), FUZZ_SEED=N
 #                 (default 1); the same seed runs the same inputs
-#   make clean    remove build/, build-asan/ and build-fuzz/ (.venv/ stays: make distclean)
+#   make clean    remove build/, build-asan/, build-tsan/ and build-fuzz/ (.venv/ stays:
+#                 make distclean)
 CC      ?= cc
 BUILD   ?= build
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -165,6 +170,64 @@ asan:
 	@echo "== the suites under AddressSanitizer and UndefinedBehaviorSanitizer, in build-asan/"
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan $(SANITIZE) PYTEST_ENV="$(ASAN_PYTHON)" test
 
+# ---- ThreadSanitizer -------------------------------------------------------------
+#
+# The library and the C unit tests that start threads (those that call
+# pthread_create) are built with -fsanitize=thread into build-tsan/; those
+# tests run, then the Python tests that call the library from several
+# threads at once: test_threads.py (compiles, launches, the lazily built
+# forms of one shared kernel, cold CUDA launches against the fake driver),
+# test_cpu_failures.py (CPU launches on the helper thread that waits for
+# Ctrl-C, and from other threads), test_gpu_api.py (warm CUDA launches from
+# threads against the fake driver) and test_specialisation_cache.py
+# (refcounted kernels evicted and released). The other Python tests start
+# no thread but that helper (test_zz_ptxas.py's pool needs the whole
+# suite's kernels), so they are left out to keep this quick.
+#
+# python is not instrumented, so the TSan runtime is preloaded into it, as
+# the ASan one is for asan: into the test processes only, since sh and
+# bash crash under it. halt_on_error=1 ends a run at its first report
+# with exit status 66, so any race fails the target (in a pytest child
+# process, its test). test/tsan/tsan.supp may suppress only reports that
+# lie entirely outside libswage (see its header). First a canary: a
+# deliberate race (test/tsan/canary.c) called from Python threads must be
+# reported, or TSan is not active or the suppressions hide races in code
+# that Python calls.
+#
+# -ftls-model=initial-exec puts the library's thread-locals in the static
+# TLS block. With the default model, glibc mallocs each thread's copy on
+# first use and frees it when it discards a dead thread's cached stack,
+# under a lock TSan cannot see: a false race between ld.so's malloc and
+# free, reported in about one run in eight.
+TSAN_PRELOAD := $(shell $(CC) -print-file-name=libtsan.so)
+TSAN_UNITS   := $(patsubst test/unit/%.c,build-tsan/%,$(shell grep -l pthread_create $(UNIT_SRC)))
+TSAN_PYTEST  := test/python/test_threads.py test/python/test_cpu_failures.py \
+                test/python/test_gpu_api.py test/python/test_specialisation_cache.py
+TSAN_OPTS    := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath test/tsan/tsan.supp)"
+TSAN_PYTHON  := LD_PRELOAD=$(TSAN_PRELOAD) $(TSAN_OPTS)
+
+build-tsan/libcanary.so: test/tsan/canary.c
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread -fPIC -shared -o $@ $<
+
+# pytest's --capture=sys leaves file descriptor 2 alone: a TSan report is
+# printed as it happens, not lost with the output pytest had captured.
+tsan: testenv
+	@echo "== the threaded tests under ThreadSanitizer, in build-tsan/"
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=thread -ftls-model=initial-exec" build-tsan/libswage.so build-tsan/libcanary.so $(TSAN_UNITS)
+	@echo "== canary: a deliberate race (test/tsan/canary.c) called from Python threads"
+	@if $(TSAN_PYTHON) $(VENV_PY) test/tsan/canary.py build-tsan/libcanary.so \
+	    >build-tsan/canary.log 2>&1; then \
+	  cat build-tsan/canary.log; echo "make tsan: ThreadSanitizer missed the canary's race" >&2; exit 1; \
+	elif ! grep -q "WARNING: ThreadSanitizer: data race" build-tsan/canary.log; then \
+	  cat build-tsan/canary.log; echo "make tsan: the canary failed without a race report" >&2; exit 1; \
+	else echo "reported, as it must be"; fi
+	@set -e; for t in $(TSAN_UNITS); do echo "== $$t"; $(TSAN_OPTS) $(TEST_ENV) $$t; done
+	@echo "== pytest: $(notdir $(TSAN_PYTEST))"
+	@$(TSAN_PYTHON) $(TEST_ENV) SWAGE_LIB=$(abspath build-tsan)/libswage.so \
+	  PYTHONPATH=$(abspath python) $(VENV_PY) -m pytest -q -rs --capture=sys $(TSAN_PYTEST)
+
 # ---- fuzzing ---------------------------------------------------------------------
 #
 # Each C target mutates its seeds (fuzz/corpus/, and every past finding in
@@ -189,9 +252,9 @@ fuzz: testenv
 	  $(VENV_PY) fuzz/fuzz_args.py --seed=$(FUZZ_SEED) --time=$(FUZZ_TIME) --findings=fuzz-findings
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz
 
 distclean: clean
 	rm -rf $(VENV) dist
 
-.PHONY: all unit lit pytest test testenv asan fuzz clean distclean demo
+.PHONY: all unit lit pytest test testenv asan tsan fuzz clean distclean demo

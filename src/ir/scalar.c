@@ -180,6 +180,44 @@ static int64_t int_mod(ir_dtype dt, int64_t a, int64_t b)
     return wrap_int(dt, (uint64_t)r);
 }
 
+/* C's division and remainder (truncation toward zero; the remainder has
+ * a's sign), which Triton's // and % on integers follow. Defined where C
+ * is not: a divisor of 0 gives 0 for both, and MIN / -1 wraps to MIN
+ * (its remainder is 0). */
+static int64_t int_idiv(ir_dtype dt, int64_t a, int64_t b)
+{
+    if (b == 0)
+        return 0;
+    if (b == -1)
+        return wrap_int(dt, (uint64_t)0 - (uint64_t)a);
+    return wrap_int(dt, (uint64_t)(a / b));
+}
+
+static int64_t int_rem(ir_dtype dt, int64_t a, int64_t b)
+{
+    if (b == 0 || b == -1)
+        return 0;
+    return wrap_int(dt, (uint64_t)(a % b));
+}
+
+/* The high half of the unsigned product of the low `bits` bits of a and b
+ * (i32 and i64; other widths by the same rule). 64 x 64 bits is built from
+ * 32-bit halves, as no 128-bit type is portable C11. */
+static int64_t int_umulhi(ir_dtype dt, int64_t a, int64_t b)
+{
+    int bits = int_bits(dt);
+    if (bits < 64) {
+        uint64_t mask = (UINT64_C(1) << bits) - 1;
+        uint64_t p = ((uint64_t)a & mask) * ((uint64_t)b & mask);
+        return wrap_int(dt, p >> bits);
+    }
+    uint64_t x = (uint64_t)a, y = (uint64_t)b;
+    uint64_t x0 = x & 0xffffffffu, x1 = x >> 32, y0 = y & 0xffffffffu, y1 = y >> 32;
+    uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    return u64_to_i64(p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32));
+}
+
 /* Counts outside [0, bits) shift everything out: 0 (or the sign for an
  * arithmetic right shift). */
 static int64_t int_shl(ir_dtype dt, int64_t a, int64_t b)
@@ -208,6 +246,9 @@ static bool eval_int_binary(ir_op_kind kind, ir_dtype dt, int64_t a, int64_t b, 
     case IR_MUL: *out = wrap_int(dt, ua * ub); return true;
     case IR_FLOORDIV: *out = int_floordiv(dt, a, b); return true;
     case IR_MOD: *out = int_mod(dt, a, b); return true;
+    case IR_IDIV: *out = int_idiv(dt, a, b); return true;
+    case IR_REM: *out = int_rem(dt, a, b); return true;
+    case IR_UMULHI: *out = int_umulhi(dt, a, b); return true;
     case IR_MINIMUM: *out = a < b ? a : b; return true;
     case IR_MAXIMUM: *out = a > b ? a : b; return true;
     case IR_AND: *out = wrap_int(dt, ua & ub); return true;
@@ -342,9 +383,26 @@ bool ir_eval_unary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar *out)
     case IR_SIN: r = sin(x); break;
     case IR_COS: r = cos(x); break;
     case IR_SIGMOID: r = sigmoid(x); break;
+    case IR_ERF: r = erf(x); break;
     default: return false;
     }
     out->f = round_float(dt, r);
+    return true;
+}
+
+bool ir_eval_ternary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_scalar c,
+                     ir_scalar *out)
+{
+    if (kind != IR_FMA || !ir_dtype_is_float(dt))
+        return false;
+    /* One rounding of the exact a * b + c: fma() for f64; f32, f16 and
+     * bf16 (whose values are all f32 values) fuse in f32 with fmaf(), and
+     * f16/bf16 round that result once more to their own format, as the
+     * PTX backend computes them. */
+    if (dt == DT_F64)
+        out->f = fma(a.f, b.f, c.f);
+    else
+        out->f = round_float(dt, (double)fmaf((float)a.f, (float)b.f, (float)c.f));
     return true;
 }
 

@@ -30,6 +30,10 @@ ir_scalar ir_scalar_from_attr(ir_dtype dt, const ir_attr *a);
  * (sw.div on integers, bitwise ops on floats, float math on integers). */
 bool ir_eval_unary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar *out);
 bool ir_eval_binary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_scalar *out);
+/* sw.fma (the one ternary elementwise op); false for other kinds and for
+ * integer dtypes. */
+bool ir_eval_ternary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_scalar c,
+                     ir_scalar *out);
 /* predicate: "lt" "le" "gt" "ge" "eq" "ne"; returns 0/1, or -1 for a bad predicate. */
 int ir_eval_cmp(const char *predicate, ir_dtype dt, ir_scalar a, ir_scalar b);
 ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a);

@@ -298,6 +298,8 @@ static bool check_elem_kind(verifier *v, const ir_op *op, ir_type t)
         return fail(v, op, "'%s' needs integer or i1 operands, got %s", name_of(op), TY(t, a));
     if ((op->kind == IR_SHL || op->kind == IR_SHR) && dt == DT_I1)
         return fail(v, op, "'%s' does not take i1 operands", name_of(op));
+    if (op->kind == IR_UMULHI && dt != DT_I32 && dt != DT_I64)
+        return fail(v, op, "'%s' takes i32 or i64 operands, not %s", name_of(op), TY(t, a));
     if ((op->kind == IR_NEG || op->kind == IR_ABS) && (dt == DT_I1 || dt == DT_U8))
         return fail(v, op, "'%s' does not take %s operands", name_of(op), TY(t, a));
     return true;
@@ -309,6 +311,21 @@ static bool check_binary(verifier *v, const ir_op *op)
     ir_type x = operand_type(v, op, 0), y = operand_type(v, op, 1), r = result_type(v, op, 0);
     if (!ir_type_eq(x, y))
         return fail(v, op, "'%s' operand types %s and %s differ", name_of(op), TY(x, a), TY(y, b));
+    if (!ir_type_eq(r, x))
+        return fail(v, op, "'%s' result type %s does not match its operand type %s", name_of(op),
+                    TY(r, a), TY(x, b));
+    return check_elem_kind(v, op, x);
+}
+
+static bool check_ternary(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    for (int i = 1; i < 3; i++) {
+        ir_type y = operand_type(v, op, i);
+        if (!ir_type_eq(x, y))
+            return fail(v, op, "'%s' operand types %s and %s differ", name_of(op), TY(x, a), TY(y, b));
+    }
     if (!ir_type_eq(r, x))
         return fail(v, op, "'%s' result type %s does not match its operand type %s", name_of(op),
                     TY(r, a), TY(x, b));
@@ -697,6 +714,8 @@ static bool check_types(verifier *v, const ir_op *op)
         return check_binary(v, op);
     if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 1)
         return check_unary(v, op);
+    if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 3)
+        return check_ternary(v, op);
     sw_unreachable(v->d, "no verifier rule for '%s'", name_of(op));
     return false;
 }

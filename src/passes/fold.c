@@ -137,6 +137,12 @@ static bool fold_constant_operands(folder *f, ir_op *op)
     } else if (is_binary(op)) {
         if (!const_of(m, op->operands[1], &b) || !ir_eval_binary(op->kind, dt, a, b, &r))
             return false;
+    } else if (ir_ops[op->kind].noperands == 3 && (ir_ops[op->kind].flags & F_ELEM) &&
+               op->kind != IR_SELECT) {
+        ir_scalar c;
+        if (!const_of(m, op->operands[1], &b) || !const_of(m, op->operands[2], &c) ||
+            !ir_eval_ternary(op->kind, dt, a, b, c, &r))
+            return false;
     } else if (op->kind == IR_CMP) {
         const ir_attr *pred = ir_attr_get(op, "predicate");
         if (!pred || pred->kind != ATTR_STR || !const_of(m, op->operands[1], &b))
@@ -210,6 +216,7 @@ static ir_value simplify_to_operand(const ir_module *m, const ir_op *op)
             return x;
         break;
     case IR_FLOORDIV:
+    case IR_IDIV:
         if (ints && is_int_const(m, y, 1))
             return x;
         break;
@@ -309,6 +316,15 @@ static bool simplify_to_constant(folder *f, ir_op *op)
             return false;
         r.i = 0;
         break;
+    case IR_REM: {
+        /* x rem 1 and x rem -1 are 0 for every x (MIN rem -1 included);
+         * -1 of ui8 is 255, which is not. */
+        bool unit = is_int_const(m, y, 1) || (elem_dtype(m, y) != DT_U8 && is_int_const(m, y, -1));
+        if (!ints || !unit)
+            return false;
+        r.i = 0;
+        break;
+    }
     case IR_CMP: {
         /* Floats are out: NaN == NaN is false. Pointers compare as addresses. */
         const ir_attr *pred = ir_attr_get(op, "predicate");

@@ -7,6 +7,8 @@ import numpy as np
 
 import swage as sw
 import swage.language as sl
+from swage import _native
+from swage_testing import run_with_fake_driver
 
 THREADS = 8
 LAUNCHES = 50
@@ -87,3 +89,122 @@ def test_threads_racing_on_one_specialisation_share_one_kernel(rng):
     expected = x * 7 + np.arange(100, dtype=np.int32)
     for _, out in results:
         assert np.array_equal(out, expected), "seed %d" % rng.seed
+
+
+@sw.jit
+def scaled_softmax(values_ptr, offsets_ptr, out_ptr, SCALE: sl.constexpr):
+    sid = sl.segment_id(0)
+    segment = sl.segment(values_ptr, offsets_ptr, sid)
+    x = sl.load_segment(segment) * SCALE
+    e = sl.exp(x - sl.max(x))
+    sl.store_segment(out_ptr, segment, e / sl.sum(e))
+
+
+def test_threads_share_one_segment_program_in_every_form(rng):
+    # One fresh segment program, and every thread at once asks it for a
+    # different form first, then all the others: each schedule's SIMT form
+    # (built on first use under the kernel's lock), its PTX for two targets,
+    # its MLIR, and launches on both CPU executors, checked against NumPy.
+    start = threading.Barrier(THREADS)
+    failures = []
+    lengths = rng.integers(0, 200, 40)
+    lengths[rng.integers(0, 40, 8)] = 0
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    values = rng.standard_normal(int(offsets[-1])).astype(np.float32)
+    expected = np.zeros_like(values)
+    for a, b in zip(offsets[:-1], offsets[1:]):
+        if b > a:
+            e = np.exp(3.0 * values[a:b].astype(np.float64) - 3.0 * values[a:b].max())
+            expected[a:b] = e / e.sum()
+    jobs = [("launch", "semantic", "auto")] + [
+        (what, how, schedule) for schedule in _native.SCHEDULES
+        for what, how in (("launch", "simt"), ("ptx", 90), ("ptx", 80), ("mlir", "plan"))]
+    signature = "values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32"
+    texts = [{} for _ in range(THREADS)]
+
+    def worker(index):
+        try:
+            mine = jobs[index * len(jobs) // THREADS:] + jobs[:index * len(jobs) // THREADS]
+            start.wait()
+            for what, how, schedule in mine:
+                if what == "launch":
+                    out = np.full_like(values, np.nan)
+                    scaled_softmax.launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                                     "out_ptr": out}, constexprs={"SCALE": 3.0},
+                                          executor=how, schedule=schedule)
+                    if not np.allclose(out, expected, rtol=1e-4, atol=1e-6):
+                        failures.append("thread %d: %s %s gave wrong values" % (index, how, schedule))
+                elif what == "ptx":
+                    texts[index][what, how, schedule] = scaled_softmax.emit_ptx(
+                        signature=signature, constexprs={"SCALE": 3.0}, sm=how, schedule=schedule)
+                else:
+                    texts[index][what, how, schedule] = scaled_softmax.emit_mlir(
+                        signature=signature, constexprs={"SCALE": 3.0}, stage=how,
+                        schedule=schedule)
+        except Exception as e:  # reported below with the seed
+            failures.append("thread %d: %r" % (index, e))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "a worker thread hung"
+    assert not failures, "seed %d:\n%s" % (rng.seed, "\n".join(failures))
+    assert all(texts[i] == texts[0] for i in range(THREADS)), "threads got different texts"
+
+
+COLD_GPU_CHILD = r'''
+import ctypes, os, threading
+from swage import _native
+import test_threads as t
+
+from swage_testing import FakeDriverState as State
+
+driver = ctypes.CDLL(os.environ["SWAGE_LIBCUDA"])
+state = State.in_dll(driver, "fake_state")
+_native.pointer_device = lambda address: 0   # the fake driver has no pointer attributes
+assert _native.cuda_unavailable_reason() is None
+
+class Device:
+    """A __cuda_array_interface__ array on device 0."""
+    def __init__(self, address, n, typestr):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
+                                         "data": (address, False), "strides": None,
+                                         "stream": None}
+
+args = {"values_ptr": Device(0x10000, 3000, "<f4"), "offsets_ptr": Device(0x20000, 41, "<i8"),
+        "out_ptr": Device(0x30000, 3000, "<f4")}
+start = threading.Barrier(8)
+failures = []
+
+def work(index):
+    try:
+        start.wait()
+        for i in range(len(_native.SCHEDULES)):
+            schedule = _native.SCHEDULES[(index + i) % len(_native.SCHEDULES)]
+            t.scaled_softmax.launch(arguments=args, constexprs={"SCALE": 5.0}, unsafe=True,
+                                    schedule=schedule)
+    except Exception as e:
+        failures.append("thread %d: %r" % (index, e))
+
+threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+for th in threads:
+    th.start()
+for th in threads:
+    th.join()
+assert not failures, failures
+modules = {t.scaled_softmax.emit_ptx(arguments=args, constexprs={"SCALE": 5.0}, sm=90,
+                                     schedule=schedule) for schedule in _native.SCHEDULES}
+assert state.module_loads == len(modules), "%d module loads for %d PTX modules" % (
+    state.module_loads, len(modules))
+print("cold GPU launches from threads passed")
+'''
+
+
+def test_threads_racing_on_cold_gpu_launches_load_each_module_once(tmp_path):
+    # Eight threads launch one fresh segment program on every schedule at
+    # once, against the fake driver (test/python/fake_libcuda.c): they race
+    # to build the PTX, load each schedule's module and publish its launch
+    # records, and each schedule's module is loaded once.
+    run_with_fake_driver(tmp_path, COLD_GPU_CHILD, "cold GPU launches from threads passed")

@@ -17,10 +17,12 @@
 static const ir_dtype all_dtypes[] = {DT_I1, DT_I8, DT_U8, DT_I32, DT_I64, DT_F16, DT_BF16, DT_F32, DT_F64};
 #define NDTYPES ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
 
-static const ir_op_kind binary_ops[] = {IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_FLOORDIV, IR_MOD, IR_MINIMUM,
-                                        IR_MAXIMUM, IR_AND, IR_OR, IR_XOR, IR_SHL, IR_SHR};
+static const ir_op_kind binary_ops[] = {IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_FLOORDIV, IR_MOD, IR_IDIV,
+                                        IR_REM, IR_UMULHI, IR_MINIMUM, IR_MAXIMUM, IR_AND, IR_OR,
+                                        IR_XOR, IR_SHL, IR_SHR};
 static const ir_op_kind unary_ops[] = {IR_NEG, IR_NOT, IR_ABS, IR_EXP, IR_EXP2, IR_LOG, IR_LOG2,
-                                       IR_SQRT, IR_RSQRT, IR_FLOOR, IR_CEIL, IR_SIN, IR_COS, IR_SIGMOID};
+                                       IR_SQRT, IR_RSQRT, IR_FLOOR, IR_CEIL, IR_SIN, IR_COS, IR_SIGMOID,
+                                       IR_ERF};
 static const char *const cmp_predicates[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 #define NBINARY ((int)(sizeof binary_ops / sizeof binary_ops[0]))
 #define NUNARY ((int)(sizeof unary_ops / sizeof unary_ops[0]))
@@ -34,6 +36,8 @@ static UNUSED_FN bool op_applies(ir_op_kind op, ir_dtype dt)
     if (((f & F_FLOAT) && !fl) || ((f & F_INT) && fl))
         return false;
     if ((op == IR_SHL || op == IR_SHR) && dt == DT_I1)
+        return false;
+    if (op == IR_UMULHI && dt != DT_I32 && dt != DT_I64)
         return false;
     return !((op == IR_NEG || op == IR_ABS) && (dt == DT_I1 || dt == DT_U8));
 }

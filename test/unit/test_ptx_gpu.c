@@ -248,6 +248,7 @@ static bool approx_ok(ir_op_kind op, ir_dtype dt, double x, double want, double 
         switch (op) {
         case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: return *ulps <= 2;
         case IR_SIN: case IR_COS: case IR_SIGMOID: return *ulps <= 3;
+        case IR_ERF: return *ulps <= 2;
         default: return diff == 0; /* rsqrt: exact */
         }
     }
@@ -259,6 +260,7 @@ static bool approx_ok(ir_op_kind op, ir_dtype dt, double x, double want, double 
     case IR_SIN: case IR_COS:
         return fabs(x) > 100 * M_PI ? fabs(got) <= 1 : diff <= ldexp(1, -20) + own;
     case IR_RSQRT: return diff <= own; /* exact for f32/f64; 16-bit rounds twice */
+    case IR_ERF: return diff <= u32 + own; /* the f64 erf rounded to f32 */
     default: return diff == 0;
     }
 }
@@ -266,7 +268,7 @@ static bool approx_ok(ir_op_kind op, ir_dtype dt, double x, double want, double 
 static bool is_approximate(ir_op_kind op, ir_dtype dt)
 {
     return op == IR_EXP || op == IR_EXP2 || op == IR_LOG || op == IR_LOG2 || op == IR_SIN ||
-           op == IR_COS || op == IR_SIGMOID || (op == IR_RSQRT && (dt == DT_F16 || dt == DT_BF16));
+           op == IR_COS || op == IR_SIGMOID || op == IR_ERF || (op == IR_RSQRT && (dt == DT_F16 || dt == DT_BF16));
 }
 
 /* ---- the elementwise and cast matrices ------------------------------------------------ */

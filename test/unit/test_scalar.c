@@ -364,6 +364,56 @@ static void test_int_floordiv_mod(void)
     group_end(&g);
 }
 
+/* The language's integer // and %: C's truncating division (sw.idiv,
+ * sw.rem), with the cases C leaves undefined defined; and sw.umulhi. */
+static void test_int_idiv_rem_umulhi(void)
+{
+    CHECK(bin_i(IR_IDIV, DT_I32, -7, 2) == -3 && bin_i(IR_REM, DT_I32, -7, 2) == -1, "-7 / 2, -7 %% 2");
+    CHECK(bin_i(IR_IDIV, DT_I32, 7, -2) == -3 && bin_i(IR_REM, DT_I32, 7, -2) == 1, "7 / -2, 7 %% -2");
+    CHECK(bin_i(IR_IDIV, DT_I32, -7, -2) == 3 && bin_i(IR_REM, DT_I32, -7, -2) == -1, "-7 / -2");
+    CHECK(bin_i(IR_IDIV, DT_I64, 5, 0) == 0 && bin_i(IR_REM, DT_I64, 5, 0) == 0, "x / 0 == x %% 0 == 0");
+    CHECK(bin_i(IR_IDIV, DT_I64, INT64_MIN, -1) == INT64_MIN, "INT64_MIN / -1 wraps");
+    CHECK(bin_i(IR_REM, DT_I64, INT64_MIN, -1) == 0, "INT64_MIN %% -1 == 0");
+    CHECK(bin_i(IR_IDIV, DT_I32, INT32_MIN, -1) == INT32_MIN, "INT32_MIN / -1 wraps");
+    CHECK(bin_i(IR_IDIV, DT_I8, -128, -1) == -128, "i8 -128 / -1 wraps");
+    CHECK(bin_i(IR_IDIV, DT_U8, 200, 7) == 28 && bin_i(IR_REM, DT_U8, 200, 7) == 4, "ui8 200 / 7");
+    CHECK(bin_i(IR_IDIV, DT_I1, 1, 1) == 1 && bin_i(IR_REM, DT_I1, 1, 1) == 0, "i1");
+    group g = {.name = "int / and % over -9..9: q truncated, a == q * b + r"};
+    static const ir_dtype dts[] = {DT_I8, DT_I32, DT_I64};
+    for (int t = 0; t < 3; t++)
+        for (int a = -9; a <= 9; a++)
+            for (int b = -9; b <= 9; b++) {
+                int64_t q = b ? (int64_t)trunc((double)a / b) : 0, r = b ? a - b * q : 0;
+                int64_t gq = bin_i(IR_IDIV, dts[t], a, b), gr = bin_i(IR_REM, dts[t], a, b);
+                if (gq != q || gr != r || (r && (r < 0) != (a < 0)))
+                    group_fail(&g, "%s: %d / %d = (%lld, %lld), want (%lld, %lld)",
+                               ir_dtypes[dts[t]].name, a, b, (long long)gq, (long long)gr,
+                               (long long)q, (long long)r);
+            }
+    group_end(&g);
+    CHECK(bin_i(IR_UMULHI, DT_I32, -1, -1) == -2, "umulhi i32 (2^32-1)^2 >> 32 = 2^32-2");
+    CHECK(bin_i(IR_UMULHI, DT_I32, -1, 2) == 1, "umulhi i32 -1 * 2");
+    CHECK(bin_i(IR_UMULHI, DT_I32, 65536, 65536) == 1, "umulhi i32 2^16 * 2^16");
+    CHECK(bin_i(IR_UMULHI, DT_I64, -1, -1) == -2, "umulhi i64 (2^64-1)^2");
+    CHECK(bin_i(IR_UMULHI, DT_I64, INT64_MIN, 2) == 1, "umulhi i64 2^63 * 2");
+    CHECK(bin_i(IR_UMULHI, DT_I64, 0x100000000LL, 0x100000000LL) == 1, "umulhi i64 2^32 * 2^32");
+    CHECK(bin_i(IR_UMULHI, DT_I64, 0x123456789abcdefLL, 0xfedcba987654321LL) == 0x121fa00ad77d74LL,
+          "umulhi i64 of two 57-bit values");
+}
+
+static void test_fma_erf(void)
+{
+    ir_scalar r, a = {.f = 1 + 0x1p-12}, c = {.f = -(1 + 0x1p-11)};
+    CHECK(ir_eval_ternary(IR_FMA, DT_F32, a, a, c, &r) && r.f == 0x1p-24, "f32 fma rounds once");
+    CHECK(ir_eval_ternary(IR_FMA, DT_F64, a, a, c, &r) && r.f == 0x1p-24, "f64 fma");
+    ir_scalar h = {.f = 3}, k = {.f = 5}, z = {.f = 0x1p-20};
+    CHECK(ir_eval_ternary(IR_FMA, DT_F16, h, k, z, &r) && r.f == 15, "f16 fma rounds to f16");
+    CHECK(!ir_eval_ternary(IR_FMA, DT_I32, h, k, z, &r), "no integer fma");
+    CHECK(!ir_eval_ternary(IR_ADD, DT_F32, h, k, z, &r), "only fma is ternary");
+    CHECK(un_f(IR_ERF, DT_F64, 0.5) == erf(0.5) && un_f(IR_ERF, DT_F32, -10) == -1.0, "erf");
+    CHECK(isnan(un_f(IR_ERF, DT_F32, NAN)), "erf(nan)");
+}
+
 static void test_int_wrap(void)
 {
     CHECK(ir_scalar_from_int(DT_I8, 200).i == -56, "from_int i8 200 wraps to -56");
@@ -770,6 +820,8 @@ int main(void)
     test_no_double_rounding();
     test_bf16();
     test_int_floordiv_mod();
+    test_int_idiv_rem_umulhi();
+    test_fma_erf();
     test_int_wrap();
     test_shifts();
     test_float_floordiv_mod();

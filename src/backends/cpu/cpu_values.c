@@ -90,6 +90,22 @@ static bool exec_binary(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* ---- ternary (sw.fma) ------------------------------------------------------ */
+
+static bool exec_ternary(cpu_ctx *c, const ir_op *op)
+{
+    ir_value r = op->results[0];
+    ir_dtype dt = cpu_dtype(c, r);
+    int32_t n = cpu_len(c, r);
+    const ir_scalar *a = cpu_vals(c, op->operands[0]), *b = cpu_vals(c, op->operands[1]);
+    const ir_scalar *x = cpu_vals(c, op->operands[2]);
+    ir_scalar *o = cpu_vals(c, r);
+    for (int32_t i = 0; i < n; i++)
+        if (!ir_eval_ternary(op->kind, dt, a[i], b[i], x[i], &o[i]))
+            return cpu_internal(c, op, "no scalar semantics for this dtype");
+    return true;
+}
+
 /* ---- cmp ---------------------------------------------------------------- */
 
 typedef enum cmp_pred { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE, CMP_BAD } cmp_pred;
@@ -262,10 +278,12 @@ bool cpu_is_value_op(ir_op_kind kind)
 {
     switch (kind) {
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
+    case IR_IDIV: case IR_REM: case IR_UMULHI:
     case IR_MINIMUM: case IR_MAXIMUM: case IR_AND: case IR_OR: case IR_XOR: case IR_SHL:
     case IR_SHR: case IR_CMP: case IR_SELECT: case IR_NEG: case IR_NOT: case IR_ABS:
     case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
-    case IR_FLOOR: case IR_CEIL: case IR_SIN: case IR_COS: case IR_SIGMOID: case IR_CAST:
+    case IR_FLOOR: case IR_CEIL: case IR_SIN: case IR_COS: case IR_SIGMOID: case IR_ERF:
+    case IR_FMA: case IR_CAST:
     case IR_SPLAT: case IR_REDUCE: case IR_SIMT_VREDUCE:
         return true;
     default:
@@ -277,14 +295,16 @@ bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op)
 {
     switch (op->kind) {
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
+    case IR_IDIV: case IR_REM: case IR_UMULHI:
     case IR_MINIMUM: case IR_MAXIMUM: case IR_AND: case IR_OR: case IR_XOR: case IR_SHL:
     case IR_SHR:
         return exec_binary(c, op);
+    case IR_FMA: return exec_ternary(c, op);
     case IR_CMP: return exec_cmp(c, op);
     case IR_SELECT: return exec_select(c, op);
     case IR_NEG: case IR_NOT: case IR_ABS: case IR_EXP: case IR_EXP2: case IR_LOG:
     case IR_LOG2: case IR_SQRT: case IR_RSQRT: case IR_FLOOR: case IR_CEIL: case IR_SIN:
-    case IR_COS: case IR_SIGMOID:
+    case IR_COS: case IR_SIGMOID: case IR_ERF:
         return exec_unary(c, op);
     case IR_CAST: return exec_cast(c, op);
     case IR_SPLAT: return exec_splat(c, op);

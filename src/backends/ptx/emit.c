@@ -554,9 +554,10 @@ static bool emit_function(ptx_emitter *e, const ir_op *func, const ptx_target *t
 }
 
 /* Emits one function with a fresh emitter (registers, labels, shared
- * memory are per entry); raises *version and sets *two_over_pi as it needs. */
+ * memory are per entry); raises *version and sets *two_over_pi and *erf_table
+ * as it needs. */
 static bool emit_entry(const ir_module *m, const ir_op *func, const ptx_target *target, int base,
-                       strbuf *out, int *version, bool *two_over_pi, diag *d)
+                       strbuf *out, int *version, bool *two_over_pi, bool *erf_table, diag *d)
 {
     /* Everything the emission allocates is reachable from here, so an
      * internal error (sw_unreachable longjmps) leaks nothing. */
@@ -591,6 +592,7 @@ static bool emit_entry(const ir_module *m, const ir_op *func, const ptx_target *
         if (e->need_version > *version)
             *version = e->need_version;
         *two_over_pi = *two_over_pi || e->two_over_pi;
+        *erf_table = *erf_table || e->erf_table;
     }
     sb_free(&e->body);
     sb_free(&e->params);
@@ -618,10 +620,10 @@ bool ptx_emit_module(const ir_module *m, const ptx_target *target, strbuf *out, 
     strbuf entries;
     sb_init(&entries);
     int version = base;
-    bool two_over_pi = false, ok = true;
+    bool two_over_pi = false, erf_table = false, ok = true;
     for (const ir_op *f = first; ok && f; f = f->next)
         if (f->kind == IR_FUNC)
-            ok = emit_entry(m, f, target, base, &entries, &version, &two_over_pi, d);
+            ok = emit_entry(m, f, target, base, &entries, &version, &two_over_pi, &erf_table, d);
     if (ok && target->ptx_version) {
         if (target->ptx_version < version) {
             diag_error(d, DIAG_ARGUMENT, "PTX ISA %d.%d is too old for this kernel on sm_%d "
@@ -642,6 +644,8 @@ bool ptx_emit_module(const ir_module *m, const ptx_target *target, strbuf *out, 
                   version % 10, target->sm);
         if (two_over_pi)
             sb_puts(out, ptx_two_over_pi_decl);
+        if (erf_table)
+            sb_puts(out, ptx_erf_table_decl);
         sb_putn(out, entries.data ? entries.data : "", entries.len);
     }
     sb_free(&entries);

@@ -53,12 +53,16 @@ typedef struct ptx_emitter {
     int smem_bytes;
     ptx_reg smem_base;      /* u32 shared-window address of the array */
     bool two_over_pi;       /* declare PTX_TWO_OVER_PI (float64 sin/cos use it) */
+    bool erf_table;         /* declare PTX_ERF_TABLE (erf uses it) */
 } ptx_emitter;
 
 /* The bits of 2/pi that float64 sin/cos reduce huge arguments with: a
  * module-level .const array of 64-bit words (ptx_ops.c). */
 #define PTX_TWO_OVER_PI "__swage_two_over_pi"
 extern const char ptx_two_over_pi_decl[];
+/* The Taylor coefficients erf reads (ptx_ops.c), a .const array of f64. */
+#define PTX_ERF_TABLE "__swage_erf_table"
+extern const char ptx_erf_table_decl[];
 
 /* ---- emit.c: the driver, registers, labels, templates ------------------- */
 

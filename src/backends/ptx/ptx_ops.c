@@ -91,6 +91,18 @@ ptx_class ptx_dtype_class(ir_dtype dt)
     "and.pred $p3, $p3, $p4; selp.$B $t3, 1, 0, $p3; sub.$T $t1, $t1, $t3;"            \
     "neg.$T $t3, $a; selp.$B $t1, $t3, $t1, $p1; selp.$B $d, 0, $t1, $p0;"
 
+/* C's / and % on integers (the language's // and %): the divisor is
+ * replaced by 1 where it is 0 (result 0) or -1 (quotient -a, wrapping,
+ * remainder 0), so that no division overflows and the results are
+ * src/ir/scalar.c's, not the unspecified ones PTX gives there. */
+#define INT_IDIV                                                                       \
+    "setp.eq.$T $p0, $b, 0; setp.eq.$T $p1, $b, -1; or.pred $p2, $p0, $p1;"            \
+    "selp.$B $t0, 1, $b, $p2; div.$T $t1, $a, $t0; neg.$T $t2, $a;"                    \
+    "selp.$B $t1, $t2, $t1, $p1; selp.$B $d, 0, $t1, $p0;"
+#define INT_REM                                                                        \
+    "setp.eq.$T $p0, $b, 0; setp.eq.$T $p1, $b, -1; or.pred $p2, $p0, $p1;"            \
+    "selp.$B $t0, 1, $b, $p2; rem.$T $d, $a, $t0;"
+
 /* Python % on integers: the remainder takes the divisor's sign; 0 for a
  * divisor of 0 or -1. */
 #define INT_MOD                                                                        \
@@ -347,6 +359,140 @@ const char ptx_two_over_pi_decl[] =
     "\t0x6D367ECF27CB09B7, 0x4F463F669E5FEA2D, 0x7527BAC7EBE5F17B, 0x3D0739F78A5292EA,\n"
     "\t0x6BFB5FB11F8D5D08, 0x56033046FC7B6BAB, 0xF0CFBC209AF4361D};\n\n";
 
+/* ---- erf ------------------------------------------------------------------------
+ * No instruction computes it, so it is computed in f64 for every float
+ * dtype (f32 and narrower convert first and round the f64 result once).
+ * |x| < 0.5: x * P(x^2), the Taylor series of erf to x^25 (truncation
+ * below 2^-57); 0.5 <= |x| < 6: the Taylor polynomial of degree 14 of erf
+ * around the centre of x's interval of width 1/4 (22 intervals, centres
+ * 0.625 + k/4, |t| <= 1/8, truncation below 2^-60), its coefficients in
+ * the module-level table PTX_ERF_TABLE (row k: erf(c), then the
+ * coefficients of t^1 .. t^14); |x| >= 6: +-1 (erfc(6) < 2^-54). Every
+ * coefficient was computed in 80-digit decimal arithmetic and rounded
+ * once. A C model of this sequence is within 1.7 ulp of long-double erfl
+ * over the whole range (and its f32 results equal erf rounded to f32 on
+ * every argument sampled). Uses $e0-$e8, $r0, $l0-$l1, $p0-$p2. */
+#define ERF_F64(X, Y)                                                                  \
+    "abs.f64 $e0, " X "; setp.lt.f64 $p0, $e0, " F64_HALF "; @!$p0 bra $L0;"    \
+    "mul.rn.f64 $e1, " X ", " X "; mov.f64 $e2, 0d3DD9E6AD5E55A730;"            \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBE151D7181C5D36D; fma.rn.f64 $e2, $e2, $e1, 0d3E4FCC5720624C1C;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBE85F742EC43E71A; fma.rn.f64 $e2, $e2, $e1, 0d3EBB9E6C9DC651A3;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBEEF4D25C3E0C2EB; fma.rn.f64 $e2, $e2, $e1, 0d3F1F9A326F9B89B7;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBF4C02DB40040B86; fma.rn.f64 $e2, $e2, $e1, 0d3F7565BCD0E6A53F;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBF9B82CE31288B51; fma.rn.f64 $e2, $e2, $e1, 0d3FBCE2F21A042BE2;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBFD812746B0379E7; fma.rn.f64 $e2, $e2, $e1, 0d3FF20DD750429B6D;" \
+    "mul.rn.f64 $e3, " X ", $e2; bra $L2;"                                      \
+    "$L0: setp.lt.f64 $p1, $e0, 0d4018000000000000; @$p1 bra $L1;"              \
+    "mov.f64 $e3, " F64_ONE "; copysign.f64 $e3, " X ", $e3;"                   \
+    "setp.nan.f64 $p2, " X ", " X "; @$p2 add.rn.f64 $e3, " X ", " X "; bra $L2;"     \
+    "$L1: sub.rn.f64 $e4, $e0, " F64_HALF "; mul.rn.f64 $e4, $e4, 0d4010000000000000;" \
+    "cvt.rzi.s32.f64 $r0, $e4; min.s32 $r0, $r0, 21; cvt.rn.f64.s32 $e5, $r0;"  \
+    "fma.rn.f64 $e5, $e5, 0d3FD0000000000000, 0d3FE4000000000000; sub.rn.f64 $e6, $e0, $e5;" \
+    "mul.wide.u32 $l0, $r0, 120; mov.u64 $l1, " PTX_ERF_TABLE "; add.u64 $l1, $l1, $l0;" \
+    "ld.const.f64 $e7, [$l1+112];"                                              \
+    "ld.const.f64 $e8, [$l1+104]; fma.rn.f64 $e7, $e7, $e6, $e8;"               \
+    "ld.const.f64 $e8, [$l1+96]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+88]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+80]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+72]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+64]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+56]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+48]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+40]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+32]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+24]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+16]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+8]; fma.rn.f64 $e7, $e7, $e6, $e8;"                 \
+    "ld.const.f64 $e8, [$l1]; fma.rn.f64 $e7, $e7, $e6, $e8;"                   \
+    "copysign.f64 $e3, " X ", $e7;"                                             \
+    "$L2: mov.f64 " Y ", $e3;"
+
+const char ptx_erf_table_decl[] =
+    ".const .align 8 .b64 " PTX_ERF_TABLE "[330] = {\n"
+    "\t0x3FE3F196DCD0F135, 0x3FE86E9694134B9E, 0xBFDE8A3C39181E85, 0xBFAC8105021682E3,\n"
+    "\t0x3FC6963C8A39D692, 0xBF9C1242DFFFC503, 0xBFA52B2668E8627D, 0x3F8C7CD9C1CA7367,\n"
+    "\t0x3F7B62F4A7484034, 0xBF6DC3B46FDC32B4, 0xBF481148D81DA2AB, 0x3F463796D17C397E,\n"
+    "\t0x3F055121D5901343, 0xBF1A17211D2C836E, 0x3ECD91470C8A466F, 0x3FE91724951B8FC6,\n"
+    "\t0x3FE0CAB61F084B93, 0xBFDD62BEB64E8441, 0x3FB7C9D756A115BB, 0x3FBCC60567D78C2B,\n"
+    "\t0xBFB1350F4B222AC7, 0xBF853BB4A5AF4FBE, 0x3F930AC21937FA54, 0xBF5E3F4D17A9AC97,\n"
+    "\t0xBF6AAE22E15F782D, 0x3F4D6E44E4C09455, 0x3F39900077D94D8A, 0xBF294AE412712F8B,\n"
+    "\t0xBEFE70FE4FE69605, 0x3EFE7CC73FE79191, 0x3FEC6DAD2829EC62, 0x3FD45E99BCBB7915,\n"
+    "\t0xBFD6EA6CF452E838, 0x3FC4CB3CF0AA0B9B, 0x3F9CA5083167A246, 0xBFAF65D15F1CF8D7,\n"
+    "\t0x3F8FD1C6C11EDA72, 0x3F83ACC78420E9D3, 0xBF78B43C43F205B7, 0xBF379B04D104B47A,\n"
+    "\t0x3F52E527649B7B04, 0xBF2731A0A163486B, 0xBF228DE963721690, 0x3F09EDD4CDD5C251,\n"
+    "\t0x3EE67A9D4AAF087D, 0x3FEE5768C3B4A3FC, 0x3FC5CE595C455B0A, 0xBFCDFBBADEDF5D2E,\n"
+    "\t0x3FC4374D82E04C67, 0xBF9F3B8D52D35665, 0xBF9F572C4C8C7B0C, 0x3F96B16F52C58B2B,\n"
+    "\t0xBF573FFA9B859606, 0xBF71740474706A1C, 0x3F59DA3D48FFD0A3, 0x3F3534F6C4DC679B,\n"
+    "\t0xBF36392DF39D614D, 0x3EFE13333B2ABEEF, 0x3F05E43917418C74, 0xBEE921E058BBF683,\n"
+    "\t0x3FEF4F693B67BD77, 0x3FB499D478BCA735, 0xBFC0BCFCA21947DB, 0x3FBD6631E1A28E9E,\n"
+    "\t0xBFA974C03686729D, 0xBF617D430BD57DF4, 0x3F8D857F2C4BC9B6, 0xBF7954AB0F57A01E,\n"
+    "\t0xBF42E43EEF270FC5, 0x3F571CD78555DF62, 0xBF375457224274F8, 0xBF207892DDCB78E9,\n"
+    "\t0x3F170F93E04BD30D, 0xBED1E9AB9843BAF7, 0xBEE63FAF4AF253AC, 0x3FEFBE61EEF4CF6A,\n"
+    "\t0x3FA12CEB37FF9BC3, 0xBFB01A1C847FA207, 0x3FB143D1C6F4F093, 0xBFA5A316520B81BA,\n"
+    "\t0x3F8779B1E57043CC, 0x3F70D099C7B29DDE, 0xBF742FCBAA85E8AA, 0x3F576FF57DB443CA,\n"
+    "\t0x3F37BDA79657B833, 0xBF3991C209F22659, 0x3F1353EEAFCF9FCC, 0x3F02E9CB5A4B81E1,\n"
+    "\t0xBEF5D07BF672BC0C, 0x3EAB5C64438CD3E2, 0x3FEFEA4218D6594A, 0x3F894624E78E0FAF,\n"
+    "\t0xBF9ADA873606F0AA, 0x3FA0EA475DA3BE7F, 0xBF9AFE553FA44F40, 0x3F89973B489FA221,\n"
+    "\t0xBF5DD78EE1541166, 0xBF5EA03BB2493671, 0x3F56AA2C0B920D39, 0xBF32FDB2FCF76069,\n"
+    "\t0xBF201788A2ADCDA8, 0x3F18DD7AAA44262B, 0xBEEF70C69DDDAFE1, 0xBEE1C63C54B0B820,\n"
+    "\t0x3ED31565ABD2C590, 0x3FEFF9960F3EB327, 0x3F706918B6355624, 0xBF837CCD585F564B,\n"
+    "\t0x3F8C1EC102E364F1, 0xBF8AE59615F8EB1A, 0x3F811DAE47350DDE, 0xBF6982B274B81788,\n"
+    "\t0x3F20283E0B81B24A, 0x3F4377C452E88A90, 0xBF361EC70A692E42, 0x3F0CAE81A7D269EC,\n"
+    "\t0x3F0092767732524F, 0xBEF5CF9E49762523, 0x3ECA5C9BFE4A433F, 0x3EBC216855D38A39,\n"
+    "\t0x3FEFFE514BBDC197, 0x3F52CE898809244E, 0xBF68AF14828BFFA7, 0x3F7407FBD18F1201,\n"
+    "\t0xBF762D4C6D49C7B0, 0x3F7146C4B3E28C45, 0xBF6267F3BC3EB5A4, 0x3F464F891B0C9BD5,\n"
+    "\t0x3F0229EF0BE9E918, 0xBF24006BB88DB24F, 0x3F13631D47D55298, 0xBEE5A7E166EEB7A4,\n"
+    "\t0xBEDC0CE5A29EEF4C, 0x3ED16FA2E058D95C, 0xBEA6B774F84C5FCE, 0x3FEFFF9BA420E834,\n"
+    "\t0x3F330538FBB77ECD, 0xBF4B5781E9D7C647, 0x3F589E17C074D373, 0xBF5ED4AC7DAEA43E,\n"
+    "\t0x3F5C11F27065CA3F, 0xBF52ADD1CE773E8E, 0x3F4151F7854A4982, 0xBF21C63FF4200387,\n"
+    "\t0xBEF0EC4B7A0E2922, 0x3F01814499946FC1, 0xBEEF1014FD3FB252, 0x3EC119CF80980E9D,\n"
+    "\t0x3EB3EAE6AF3E1196, 0xBEA9618ECF8F25A0, 0x3FEFFFEB3EBB267B, 0x3F10F9E1B4DD36DF,\n"
+    "\t0xBF2A8670AA99A5BC, 0x3F3A3737E2A2F2BC, 0xBF424544F02D2A7E, 0x3F42E7E763D3371B,\n"
+    "\t0xBF3DA496E53546CF, 0x3F3176CF6641D8CA, 0xBF1D2AC6C8CDD1EB, 0x3EFAAFDBD335F9FC,\n"
+    "\t0x3ED03F2F284DE14C, 0xBEDAB2EF5582C7B5, 0x3EC6E35D70BD3C3E, 0xBE9BC99A1E9D0AD2,\n"
+    "\t0xBE877B2F960CE544, 0x3FEFFFFC316D9ED0, 0x3EEABE09E9144B5E, 0xBF0690585CA91F98,\n"
+    "\t0x3F184522FE8815BC, 0xBF2298F8D45F650A, 0x3F2577577885F858, 0xBF2330AAB77D471C,\n"
+    "\t0x3F1AC9997DD049BC, 0xBF0CC1578B9AF656, 0x3EF64C530BFF5499, 0xBED34F0301AA55B8,\n"
+    "\t0xBEA5F92B1610BDC3, 0x3EB1E1D7E12793FD, 0xBE9EF13E0F0BD673, 0x3E75F1EF7FDB3C8E,\n"
+    "\t0x3FEFFFFF618C3DA6, 0x3EC296A70F414053, 0xBEE0D88765D3224B, 0x3EF394B1FA67116D,\n"
+    "\t0xBF005760AD1BCF9A, 0x3F04C1FE48A5AA68, 0xBF04B98203383AD1, 0x3F0085C0F8220827,\n"
+    "\t0xBEF510A3C05C70FF, 0x3EE516554A419344, 0xBECF31A25C84A6CF, 0x3EAB0737CB186E0E,\n"
+    "\t0x3E749B56FE56C743, 0xBE84FE2824279EAC, 0x3E73067117995F29, 0x3FEFFFFFE92CED93,\n"
+    "\t0x3E96CE1AA3FD7BDD, 0xBEB617A9CEDD8FFE, 0x3ECB95FA39B39F7F, 0xBED8E1FC41538BD9,\n"
+    "\t0x3EE137172180139E, 0xBEE2EB290B1828D4, 0x3EE0D8C35CB01026, 0xBED88856A366325D,\n"
+    "\t0x3ECD25C45F8A9F83, 0xBEBBBBB8753A480D, 0x3EA40016003F88C1, 0xBE820D2AB47C8421,\n"
+    "\t0xBE30AA78B8BD55CF, 0x3E555986B9BA653E, 0x3FEFFFFFFD169D0C, 0x3E68B0CFCE0579E0,\n"
+    "\t0xBE8976564C75A5AF, 0x3EA0FDAC559B6F5E, 0xBEB07600CA6E0E9C, 0x3EB89CA7745E4767,\n"
+    "\t0xBEBD73AA4E4AAF59, 0x3EBCD9E0D8F2560B, 0xBEB7710B613C30DF, 0x3EAFC1A0FA573822,\n"
+    "\t0xBEA1DD3D347DEEB6, 0x3E906740B9513A19, 0xBE7774A00B925D73, 0x3E568745DDAF21EC,\n"
+    "\t0xBE0CE97EBB34BB9A, 0x3FEFFFFFFFABD229, 0x3E37974E743DEA3D, 0xBE59CD7DCF23B832,\n"
+    "\t0x3E7252AF6F48C16E, 0xBE82F7354E6B6BE4, 0x3E8E7102F88AAC97, 0xBE93AB0B0F09FE65,\n"
+    "\t0x3E94F6108472D72A, 0xBE92B631FB5B771B, 0x3E8C3B77353E13EC, 0xBE820CDA17595A48,\n"
+    "\t0x3E737A00BFF086C9, 0xBE6176BCEABB09F7, 0x3E490B5E3CF554D1, 0xBE29C3A78D0214D1,\n"
+    "\t0x3FEFFFFFFFF79626, 0x3E03E44E45301B92, 0xBE26FFFA7FFF9FE1, 0x3E41508F768EB555,\n"
+    "\t0xBE530FD0C66A5B01, 0x3E605563283E1361, 0xBE66A3A9D4A6DA46, 0x3E6A06FC9EA921EB,\n"
+    "\t0xBE693E268E746071, 0x3E64E212F38F9C87, 0xBE5DA89559E491C6, 0x3E521B0C557B18CF,\n"
+    "\t0xBE42ECEA9AF78A8F, 0x3E30B80BD3B1CE29, 0xBE18386E173FE47B, 0x3FEFFFFFFFFF4188,\n"
+    "\t0x3DCD9A880F306BD8, 0xBDF20A2AE94181B8, 0x3E0CB2A2E5641B36, 0xBE20BC6ECF6645D8,\n"
+    "\t0x3E2E7BA5766CB95A, 0xBE36893476B33C38, 0x3E3BC2AC3BCE3AC4, 0xBE3D00FFCF73CAB7,\n"
+    "\t0x3E3A05E56A71C912, 0xBE343759506A0001, 0x3E2B5239A5E5CC2B, 0xBE2012853A8B8F19,\n"
+    "\t0x3E10670CEAAAC7BA, 0xBDFCBCC3099FB9FE, 0x3FEFFFFFFFFFF11A, 0x3D9370AB8327AF5E,\n"
+    "\t0xBDB8E85BC00AD8B0, 0x3DD4DECACBF8701A, 0xBDE9B3C55800869A, 0x3DF8C78E44811B28,\n"
+    "\t0xBE0373CD6E3F4F4A, 0x3E0988AB1C536DD3, 0xBE0C8C018018C16F, 0x3E0B8BFCE1B6A364,\n"
+    "\t0xBE0729162312895B, 0x3E0112DE726FE540, 0xBDF626354E33B833, 0x3DE94BDD23CA3B67,\n"
+    "\t0xBDD95BA2C587EBFA, 0x3FEFFFFFFFFFFEF8, 0x3D568823E52970BE, 0xBD7E46F03BEFAF7F,\n"
+    "\t0x3D9AA76120EB3034, 0xBDB146FAEB890610, 0x3DC192D3B25DAE4F, 0xBDCD2EAAE6914EF6,\n"
+    "\t0x3DD450D4B1246C74, 0xBDD82C3010C284B4, 0x3DD8EC2C7FCBECF9, 0xBDD67E90893F09FF,\n"
+    "\t0x3DD1E7A8E0EC8711, 0xBDC9435EE5852925, 0x3DBFAE61C832B2EF, 0xBDB1A9EF3DE4DD7D,\n"
+    "\t0x3FEFFFFFFFFFFFF0, 0x3D170BEAF9C7FFB6, 0xBD40346137A09FCC, 0x3D5DE74C0DC3ABA0,\n"
+    "\t0xBD7459C8175C38AF, 0x3D85C5EE402A02EE, 0xBD930E3DC0FF1AB4, 0x3D9C0877A56439CE,\n"
+    "\t0xBDA1AB48F02F237F, 0x3DA35C64DFB4BC16, 0xBDA2A3CDC2BF640A, 0x3D9FCA6A42CEA8AC,\n"
+    "\t0xBD9827C3541A2B74, 0x3D906B9BB0970A89, 0xBD8404EA9194A24E, 0x3FEFFFFFFFFFFFFF,\n"
+    "\t0x3CD4CD9C04158CD7, 0xBCFE8DFD25FFA6DC, 0x3D1D7C149FC9E073, 0xBD350429DF3842B0,\n"
+    "\t0x3D4796A3A04A8924, 0xBD55B22817ABA1D7, 0x3D60CE14DC9C5FAA, 0xBD665B980F3348E2,\n"
+    "\t0x3D69EBF43E481AC6, 0xBD6A7BB7DD3BF60F, 0x3D680C169D78E7B0, 0xBD63889B41660747,\n"
+    "\t0x3D5C8739A8FC1403, 0xBD52CAA6BE56320B};\n\n";
+
 /* ---- the elementwise table --------------------------------------------------- */
 
 typedef struct op_rule {
@@ -375,6 +521,12 @@ static const op_rule op_rules[] = {
     {IR_MOD, K_F32, F32_TO_F64 F32_DIVMOD "cvt.rn.f32.f64 $d, $e2;"},
     {IR_MOD, K_F64, DIVMOD_F64("$a", "$b") "mov.f64 $d, $e2;"},
     {IR_MOD, K_PRED, "mov.pred $d, 0;"},
+    {IR_IDIV, K_INT, INT_IDIV},
+    {IR_IDIV, K_PRED, "and.pred $d, $a, $b;"}, /* a / 1 = a, a / 0 = 0 */
+    {IR_REM, K_INT, INT_REM},
+    {IR_REM, K_PRED, "mov.pred $d, 0;"},
+    {IR_UMULHI, K_I32, "mul.hi.u32 $d, $a, $b;"},
+    {IR_UMULHI, K_I64, "mul.hi.u64 $d, $a, $b;"},
     /* minimum/maximum: NaN if either is NaN; -0 < +0 */
     {IR_MINIMUM, K_INT, "min.$T $d, $a, $b;"},
     {IR_MINIMUM, K_F32, "min.NaN.f32 $d, $a, $b;"},
@@ -435,6 +587,10 @@ static const op_rule op_rules[] = {
     {IR_SIGMOID, K_F32, "abs.f32 $t4, $a; neg.f32 $t4, $t4;" EXP_F32("$t4", "$t5")
                         "add.rn.f32 $t6, $t5, 0f3F800000; setp.ge.f32 $p2, $a, 0f00000000;"
                         "selp.f32 $t7, 0f3F800000, $t5, $p2; div.rn.f32 $d, $t7, $t6;"},
+    /* erf in f64 (above); fma rounds once (f16/bf16: promoted, fused in f32) */
+    {IR_ERF, K_F64, ERF_F64("$a", "$d")},
+    {IR_ERF, K_F32, "cvt.f64.f32 $ea, $a;" ERF_F64("$ea", "$eb") "cvt.rn.f32.f64 $d, $eb;"},
+    {IR_FMA, K_FLT, "fma.rn.$T $d, $a, $b, $c;"},
     /* select (cond = $c): no arithmetic, so 16-bit floats stay as bits */
     {IR_SELECT, K_INT, "selp.$B $d, $a, $b, $c;"},
     {IR_SELECT, K_FLT | K_H16, "selp.$T $d, $a, $b, $c;"},
@@ -484,7 +640,7 @@ static const char *find_rule(ir_op_kind op, const char *predicate, unsigned kind
 static bool needs_wrap(ir_op_kind op)
 {
     switch (op) {
-    case IR_ADD: case IR_SUB: case IR_MUL: case IR_FLOORDIV: case IR_NEG: case IR_ABS:
+    case IR_ADD: case IR_SUB: case IR_MUL: case IR_FLOORDIV: case IR_IDIV: case IR_NEG: case IR_ABS:
     case IR_NOT: case IR_SHL:
         return true;
     default:
@@ -555,9 +711,12 @@ bool ptx_emit_elementwise(ptx_emitter *e, ir_op_kind op, const char *predicate, 
     } else {
         o.a = in[0];
         o.b = in[1];
+        o.c = in[2];
     }
     if (dt == DT_F64 && (op == IR_SIN || op == IR_COS))
         e->two_over_pi = true;
+    if (op == IR_ERF)
+        e->erf_table = true;
     ptx_expand(e, tmpl, &o);
     if (promote && float_result)
         narrow(e, dt, dst, out);
