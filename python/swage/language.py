@@ -17,6 +17,8 @@ __all__ = [
     "abs", "floor", "ceil", "sin", "cos", "sigmoid", "sum", "max", "min",
     "full", "zeros", "cast", "static_range", "segment_id", "segment",
     "load_segment", "store_segment", "segment_length", "prod",
+    "cdiv", "clamp", "fma", "erf", "umulhi", "sqrt_rn", "div_rn", "fdiv", "math",
+    "PropagateNan", "multiple_of", "max_contiguous", "max_constancy", "assume", "range",
 ]
 
 
@@ -166,3 +168,43 @@ segment = _kernel_only("segment")
 load_segment = _kernel_only("load_segment")
 store_segment = _kernel_only("store_segment")
 segment_length = _kernel_only("segment_length")
+cdiv = _kernel_only("cdiv")
+clamp = _kernel_only("clamp")
+fma = _kernel_only("fma")
+erf = _kernel_only("erf")
+umulhi = _kernel_only("umulhi")
+sqrt_rn = _kernel_only("sqrt_rn")
+div_rn = _kernel_only("div_rn")
+fdiv = _kernel_only("fdiv")
+multiple_of = _kernel_only("multiple_of")
+max_contiguous = _kernel_only("max_contiguous")
+max_constancy = _kernel_only("max_constancy")
+assume = _kernel_only("assume")
+
+
+class PropagateNan:
+    """``propagate_nan=`` of ``sl.clamp``: ``ALL`` gives NaN where any operand
+    is NaN; ``NONE`` (the default, as in Triton) ignores NaN."""
+
+    NONE = "NONE"
+    ALL = "ALL"
+
+
+class _MathNamespace:
+    """``sl.math``: the math functions under Triton's ``tl.math`` names (each
+    is also ``sl.<name>``)."""
+
+    def __init__(self, names):
+        for name in names:
+            setattr(self, name, globals()[name])
+
+    def __repr__(self):
+        return "<namespace swage.language.math>"
+
+
+math = _MathNamespace(("umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn",
+                       "rsqrt", "abs", "fdiv", "div_rn", "erf", "floor", "ceil", "fma"))
+
+# Last, so that nothing above means Python's range: sl.range(start, stop,
+# step, num_stages=...) in a kernel's for loop.
+range = _kernel_only("range")  # noqa: A001 - the kernel language's name

@@ -479,6 +479,11 @@ static bool is_range_call(irgen *g, const ast_expr *it, bool *is_static)
         *is_static = false;
         return true;
     }
+    if (f->kind == AST_ATTR && !strcmp(f->name, "range") && f->lhs->kind == AST_NAME) {
+        gval *v = env_lookup(&g->scope, f->lhs->name);
+        *is_static = false;
+        return !v || v->kind == GV_MODULE;
+    }
     if (f->kind == AST_ATTR && !strcmp(f->name, "static_range") && f->lhs->kind == AST_NAME) {
         gval *v = env_lookup(&g->scope, f->lhs->name);
         *is_static = true;
@@ -547,10 +552,68 @@ static bool loop_bound(irgen *g, const ast_expr *a, gval *out, bool *wide)
     return true;
 }
 
+/* The keywords of Triton's tl.range that tune software pipelining and
+ * unrolling: accepted with a value of the right kind, and not used. */
+static bool check_range_hints(irgen *g, const ast_expr *it)
+{
+    static const char *const int_hints[] = {"num_stages", "loop_unroll_factor"};
+    static const char *const bool_hints[] = {"disallow_acc_multi_buffer", "flatten",
+                                             "warp_specialize", "disable_licm"};
+    static const char *const all[] = {"num_stages", "loop_unroll_factor",
+                                      "disallow_acc_multi_buffer", "flatten", "warp_specialize",
+                                      "disable_licm"};
+    for (int k = 0; k < it->nkwargs; k++) {
+        const ast_keyword *kw = &it->kwargs[k];
+        bool is_int = false, is_bool = false;
+        for (size_t i = 0; i < sizeof int_hints / sizeof int_hints[0]; i++)
+            is_int = is_int || !strcmp(kw->name, int_hints[i]);
+        for (size_t i = 0; i < sizeof bool_hints / sizeof bool_hints[0]; i++)
+            is_bool = is_bool || !strcmp(kw->name, bool_hints[i]);
+        if (!is_int && !is_bool) {
+            const char *near = closest_name(kw->name, all, sizeof all / sizeof all[0]);
+            ig_error(g, kw->loc, "sl.range has no parameter named '%s'%s%s%s (its hints: "
+                                 "num_stages, loop_unroll_factor, disallow_acc_multi_buffer, "
+                                 "flatten, warp_specialize, disable_licm)", kw->name,
+                     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            return false;
+        }
+        for (int j = 0; j < k; j++)
+            if (!strcmp(it->kwargs[j].name, kw->name)) {
+                ig_error(g, kw->loc, "sl.range got '%s' twice", kw->name);
+                return false;
+            }
+        if (kw->value->kind == AST_NONE)
+            continue;
+        gval v = ig_expr(g, kw->value);
+        if (v.kind == GV_ERROR)
+            return false;
+        if (is_int) {
+            if (v.kind != GV_CONST || v.c.kind != CONST_INT || v.c.i < 0) {
+                ig_error(g, kw->value->loc, "%s of sl.range must be a non-negative compile-time "
+                                            "integer (or None)", kw->name);
+                return false;
+            }
+        } else if (v.kind != GV_CONST || v.c.kind != CONST_BOOL) {
+            ig_error(g, kw->value->loc, "%s of sl.range must be True or False", kw->name);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int depth)
 {
     char b1[64], b2[64];
-    if (it->nkwargs || it->nargs < 1 || it->nargs > 3) {
+    bool sl_range = it->callee->kind == AST_ATTR;
+    if (sl_range) {
+        if (it->nargs < 1 || it->nargs > 3) {
+            ig_error(g, it->loc, "sl.range() takes 1 to 3 positional bounds; give num_stages and "
+                                 "the other hints by keyword");
+            return;
+        }
+        if (!check_range_hints(g, it))
+            return;
+    } else if (it->nkwargs || it->nargs < 1 || it->nargs > 3) {
         ig_error(g, it->loc, "range() takes 1 to 3 positional arguments");
         return;
     }
@@ -675,7 +738,8 @@ static void lower_for(irgen *g, const ast_stmt *s, int depth)
     bool is_static = false;
     const ast_expr *it = s->value;
     if (!is_range_call(g, it, &is_static)) {
-        ig_error(g, it->loc, "a 'for' loop must iterate over range(...) or sl.static_range(...)");
+        ig_error(g, it->loc, "a 'for' loop must iterate over range(...), sl.range(...) or "
+                             "sl.static_range(...)");
         return;
     }
     if (is_static)

@@ -4,10 +4,11 @@
  * ops or reports an error at the offending argument. */
 #include "irgen_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-enum { MAX_ARGS = 4 };
+enum { MAX_ARGS = 8 };
 
 typedef struct builtin builtin;
 typedef gval (*builtin_fn)(irgen *g, const ast_expr *call, const builtin *b,
@@ -20,6 +21,7 @@ struct builtin {
     const char *params[MAX_ARGS];
     ir_op_kind op; /* for the generic elementwise math and reductions */
     const char *kind;
+    int npositional; /* the most positional arguments, when fewer than nmax (0: nmax) */
 };
 
 /* Matches positional and keyword arguments to b->params. */
@@ -32,6 +34,12 @@ static bool bind_args(irgen *g, const ast_expr *call, const builtin *b, const as
                  b->nmax, b->nmax == 1 ? "" : "s", call->nargs + call->nkwargs);
         return false;
     }
+    if (b->npositional && call->nargs > b->npositional) {
+        ig_error(g, call->args[b->npositional]->loc, "sl.%s takes at most %d positional "
+                 "argument%s; give '%s' by keyword", b->name, b->npositional,
+                 b->npositional == 1 ? "" : "s", b->params[b->npositional]);
+        return false;
+    }
     for (int i = 0; i < call->nargs; i++)
         out[i] = call->args[i];
     for (int k = 0; k < call->nkwargs; k++) {
@@ -41,7 +49,7 @@ static bool bind_args(irgen *g, const ast_expr *call, const builtin *b, const as
             if (b->params[i] && !strcmp(b->params[i], kw->name))
                 slot = i;
         if (slot < 0) {
-            char params[128] = "";
+            char params[256] = "";
             for (int i = 0; i < b->nmax && b->params[i]; i++)
                 snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s",
                          i ? ", " : "", b->params[i]);
@@ -206,10 +214,43 @@ static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const
     return mv != IR_NO_VALUE;
 }
 
+/* A string keyword of Triton's that changes how memory is cached, not what
+ * is read or written: accepted when it names one of `allowed` (a list
+ * ending in NULL), an error at the argument otherwise. Swage's executors
+ * use none of them. */
+static bool check_string_hint(irgen *g, const builtin *b, const ast_expr *a, const char *param,
+                              const char *const *allowed)
+{
+    if (!a)
+        return true;
+    char list[160] = "";
+    for (const char *const *p = allowed; *p; p++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%s'", p == allowed ? "" : ", ", *p);
+    if (a->kind == AST_NONE)
+        return true;
+    if (a->kind != AST_STRING) {
+        ig_error(g, a->loc, "%s of sl.%s must be a string literal: one of %s", param, b->name, list);
+        return false;
+    }
+    for (const char *const *p = allowed; *p; p++)
+        if (!strcmp(a->name ? a->name : "", *p))
+            return true;
+    ig_error(g, a->loc, "%s '%.40s' is not supported by sl.%s; it must be one of %s (as in Triton)",
+             param, a->name ? a->name : "", b->name, list);
+    return false;
+}
+
+static const char *const load_cache_modifiers[] = {"", ".ca", ".cg", ".cv", NULL};
+static const char *const store_cache_modifiers[] = {"", ".wb", ".cg", ".cs", ".wt", NULL};
+static const char *const eviction_policies[] = {"", "evict_first", "evict_last", NULL};
+
 static gval lower_load(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     char b1[64], b2[64];
     ir_value ptr, mask;
+    if (!check_string_hint(g, b, args[3], "cache_modifier", load_cache_modifiers) ||
+        !check_string_hint(g, b, args[4], "eviction_policy", eviction_policies))
+        return (gval){0};
     if (!ptr_and_mask(g, call, b, args[0], args[1], &ptr, &mask))
         return (gval){0};
     ir_type pt = ir_value_type(g->m, ptr);
@@ -252,6 +293,9 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
 {
     char b1[64], b2[64];
     ir_value ptr, mask;
+    if (!check_string_hint(g, b, args[3], "cache_modifier", store_cache_modifiers) ||
+        !check_string_hint(g, b, args[4], "eviction_policy", eviction_policies))
+        return (gval){0};
     if (!ptr_and_mask(g, call, b, args[0], args[2], &ptr, &mask))
         return (gval){0};
     gval v = ig_expr(g, args[1]);
@@ -498,40 +542,274 @@ static gval lower_segment(irgen *g, const ast_expr *call, const builtin *b, cons
     return ig_segment_builtin(g, call, b->name, args);
 }
 
+/* ---- Triton's math helpers ----------------------------------------------- */
+
+/* An operand of an elementwise float op: integers convert to float32, as
+ * for the other math built-ins. */
+static ir_value to_float_operand(irgen *g, const ast_expr *call, ir_value v)
+{
+    ir_type t = ir_value_type(g->m, v);
+    if (!ir_dtype_is_float((ir_dtype)t.dtype))
+        return ig_cast(g, call->loc, v, DT_F32);
+    return v;
+}
+
+/* Brings three operands to one type (promotion and broadcasting as for a
+ * binary operator, applied pairwise). */
+static bool unify3(irgen *g, const ast_expr *call, const char *what, gval x, gval y, gval z,
+                   ir_value out[3])
+{
+    ir_value a, b, c, d;
+    if (!ig_unify(g, call->loc, x, y, &a, &b, what) || !ig_unify(g, call->loc, gv_ir(a), z, &c, &d, what))
+        return false;
+    /* a may have been widened or broadcast by z: bring b along. */
+    ir_type t = ir_value_type(g->m, c);
+    b = ig_cast(g, call->loc, b, (ir_dtype)t.dtype);
+    if (b == IR_NO_VALUE)
+        return false;
+    b = ig_broadcast(g, call->loc, b, t);
+    if (b == IR_NO_VALUE)
+        return false;
+    out[0] = c;
+    out[1] = b;
+    out[2] = d;
+    return true;
+}
+
+static gval lower_fma(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    gval x = ig_expr(g, args[0]), y = ig_expr(g, args[1]), z = ig_expr(g, args[2]);
+    ir_value v[3];
+    if (x.kind == GV_ERROR || y.kind == GV_ERROR || z.kind == GV_ERROR ||
+        !unify3(g, call, "sl.fma", x, y, z, v))
+        return (gval){0};
+    for (int i = 0; i < 3; i++)
+        if ((v[i] = to_float_operand(g, call, v[i])) == IR_NO_VALUE)
+            return (gval){0};
+    return gv_ir(ig_emit1(g, IR_FMA, call->loc, v, 3, ir_value_type(g->m, v[0])));
+}
+
+static gval lower_umulhi(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char buf[64];
+    gval x = ig_expr(g, args[0]), y = ig_expr(g, args[1]);
+    ir_value xv, yv;
+    if (!ig_unify(g, call->loc, x, y, &xv, &yv, "sl.umulhi"))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, xv);
+    if (t.dtype != DT_I32 && t.dtype != DT_I64)
+        return ig_error(g, call->loc, "sl.umulhi needs int32 or int64 operands, not %s",
+                        ig_type_name(t, buf));
+    ir_value ops[2] = {xv, yv};
+    return gv_ir(ig_emit1(g, IR_UMULHI, call->loc, ops, 2, t));
+}
+
+/* sl.fdiv(x, y, ieee_rounding=False) and sl.div_rn(x, y): x / y, correctly
+ * rounded on every executor (integers convert to float32, as for /). */
+static gval lower_fdiv(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    gval x = ig_expr(g, args[0]), y = ig_expr(g, args[1]);
+    if (args[2]) {
+        gval r = ig_expr(g, args[2]);
+        if (r.kind == GV_ERROR)
+            return r;
+        if (r.kind != GV_CONST || (r.c.kind != CONST_BOOL && r.c.kind != CONST_INT))
+            return ig_error(g, args[2]->loc, "ieee_rounding of sl.%s must be True or False", b->name);
+    }
+    if (x.kind == GV_ERROR || y.kind == GV_ERROR)
+        return (gval){0};
+    return ig_binop(g, call, OP_DIV, x, y);
+}
+
+/* sl.cdiv(x, div) is (x + div - 1) // div, as triton.language.cdiv: with
+ * Python's meaning on compile-time integers, C's on runtime ones. */
+static gval lower_cdiv(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char buf[64];
+    gval x = ig_expr(g, args[0]), d = ig_expr(g, args[1]);
+    if (x.kind == GV_ERROR || d.kind == GV_ERROR)
+        return (gval){0};
+    gval v[2] = {x, d};
+    for (int i = 0; i < 2; i++) {
+        bool is_float = (v[i].kind == GV_CONST && v[i].c.kind == CONST_FLOAT) ||
+                        (v[i].kind == GV_IR && !ir_type_is_ptrlike(ig_type(g, v[i])) &&
+                         ir_dtype_is_float((ir_dtype)ig_type(g, v[i]).dtype));
+        if (is_float)
+            return ig_error(g, args[i]->loc, "sl.cdiv needs integer operands, not %s",
+                            v[i].kind == GV_IR ? ig_type_name(ig_type(g, v[i]), buf) : "a float");
+    }
+    gval sum = ig_binop(g, call, OP_ADD, x, d);
+    if (sum.kind == GV_ERROR)
+        return sum;
+    gval less = ig_binop(g, call, OP_SUB, sum, gv_int(1));
+    if (less.kind == GV_ERROR)
+        return less;
+    return ig_binop(g, call, OP_FLOORDIV, less, d);
+}
+
+/* The propagate_nan argument of sl.clamp: sl.PropagateNan.ALL or .NONE
+ * (Triton's enum), read from the source. Returns 1 for ALL, 0 for NONE,
+ * -1 after reporting. */
+static int propagate_nan_arg(irgen *g, const ast_expr *a)
+{
+    if (!a)
+        return 0;
+    if (a->kind == AST_ATTR && (!strcmp(a->name, "ALL") || !strcmp(a->name, "NONE")) &&
+        a->lhs->kind == AST_ATTR && !strcmp(a->lhs->name, "PropagateNan"))
+        return !strcmp(a->name, "ALL");
+    ig_error(g, a->loc, "propagate_nan of sl.clamp must be sl.PropagateNan.ALL or "
+                        "sl.PropagateNan.NONE");
+    return -1;
+}
+
+/* max(a, b) ignoring a NaN in either (IEEE maxNum: the other operand) when
+ * `greater`, else min; ties give a. */
+static ir_value num_minmax(irgen *g, src_loc loc, ir_value a, ir_value b, bool greater)
+{
+    ir_type t = ir_value_type(g->m, a);
+    ir_type bt = ir_type_like(t, ir_type_scalar(DT_I1));
+    ir_value ops[2] = {b, a};
+    ir_value better = ig_emit1(g, IR_CMP, loc, ops, 2, bt);
+    ir_value self[2] = {a, a};
+    ir_value a_nan = ig_emit1(g, IR_CMP, loc, self, 2, bt);
+    if (better == IR_NO_VALUE || a_nan == IR_NO_VALUE)
+        return IR_NO_VALUE;
+    ir_attr_set_str(g->m, g->m->values[better].def, "predicate", greater ? "gt" : "lt");
+    ir_attr_set_str(g->m, g->m->values[a_nan].def, "predicate", "ne");
+    ir_value either[2] = {better, a_nan};
+    ir_value take_b = ig_emit1(g, IR_OR, loc, either, 2, bt);
+    ir_value sel[3] = {take_b, b, a};
+    return take_b == IR_NO_VALUE ? IR_NO_VALUE : ig_emit1(g, IR_SELECT, loc, sel, 3, t);
+}
+
+/* sl.clamp(x, min, max, propagate_nan=sl.PropagateNan.NONE), as Triton's:
+ * max(x, min) then min(., max). On floats with NONE a NaN x gives min and
+ * a NaN bound is ignored; with ALL any NaN gives NaN. */
+static gval lower_clamp(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    int all = propagate_nan_arg(g, args[3]);
+    if (all < 0)
+        return (gval){0};
+    gval x = ig_expr(g, args[0]), lo = ig_expr(g, args[1]), hi = ig_expr(g, args[2]);
+    ir_value v[3];
+    if (x.kind == GV_ERROR || lo.kind == GV_ERROR || hi.kind == GV_ERROR ||
+        !unify3(g, call, "sl.clamp", x, lo, hi, v))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v[0]);
+    if (t.dtype == DT_I1)
+        return ig_error(g, call->loc, "sl.clamp needs numbers, not int1 values");
+    if (!ir_dtype_is_float((ir_dtype)t.dtype) || all) {
+        ir_value ops[2] = {v[0], v[1]};
+        ir_value m = ig_emit1(g, IR_MAXIMUM, call->loc, ops, 2, t);
+        ir_value ops2[2] = {m, v[2]};
+        return gv_ir(m == IR_NO_VALUE ? m : ig_emit1(g, IR_MINIMUM, call->loc, ops2, 2, t));
+    }
+    ir_value m = num_minmax(g, call->loc, v[0], v[1], true);
+    return gv_ir(m == IR_NO_VALUE ? m : num_minmax(g, call->loc, m, v[2], false));
+}
+
+/* ---- hints that change nothing ------------------------------------------- */
+
+/* sl.multiple_of(x, values), sl.max_contiguous(x, values),
+ * sl.max_constancy(x, values): Triton's promises about x's values, which
+ * Swage does not use; x comes back as it is. values is one positive
+ * compile-time integer, or a tuple or list of one (tiles have one axis). */
+static gval lower_value_hint(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    gval x = ig_expr(g, args[0]);
+    if (x.kind == GV_ERROR)
+        return x;
+    if (x.kind == GV_NONE || x.kind == GV_MODULE || (x.kind == GV_CONST && x.c.kind == CONST_DTYPE))
+        return ig_error(g, args[0]->loc, "sl.%s needs a value (a tile or a scalar)", b->name);
+    if (x.kind == GV_UNDEF)
+        return ig_error(g, args[0]->loc, "%s", x.note);
+    const ast_expr *va = args[1];
+    if (va->kind == AST_TUPLE) {
+        if (va->nargs != 1)
+            return ig_error(g, va->loc, "sl.%s: tiles are one-dimensional, so values must have one "
+                                        "entry, not %d", b->name, va->nargs);
+        va = va->args[0];
+    }
+    int64_t n;
+    if (!ig_const_int(g, va, ig_expr(g, va), "the value of a hint", &n))
+        return (gval){0};
+    if (n < 1)
+        return ig_error(g, va->loc, "sl.%s needs a positive value, not %lld", b->name, (long long)n);
+    return x;
+}
+
+/* sl.assume(cond): a promise about a runtime condition, which Swage does
+ * not use; a compile-time condition must be true. */
+static gval lower_assume(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    char buf[64];
+    gval c = ig_expr(g, args[0]);
+    if (c.kind == GV_ERROR)
+        return c;
+    if (c.kind == GV_CONST && c.c.kind != CONST_DTYPE) {
+        bool truth = c.c.kind == CONST_FLOAT ? c.c.f != 0 : c.c.i != 0;
+        if (!truth)
+            return ig_error(g, args[0]->loc, "sl.assume: the condition is false at compile time");
+        return (gval){.kind = GV_NONE};
+    }
+    if (c.kind != GV_IR)
+        return ig_error(g, args[0]->loc, "sl.assume needs a condition (an int1 value)");
+    ir_type t = ig_type(g, c);
+    if (ir_type_is_ptrlike(t) || t.kind == TY_SEGMENT || t.dtype != DT_I1)
+        return ig_error(g, args[0]->loc, "sl.assume needs an int1 (bool) condition, not %s; "
+                                         "compare first, e.g. sl.assume(n > 0)", ig_type_name(t, buf));
+    return (gval){.kind = GV_NONE};
+}
+
 static const builtin builtins[] = {
-    {"program_id", lower_grid_query, 1, 1, {"axis"}, IR_PROGRAM_ID, NULL},
-    {"num_programs", lower_grid_query, 1, 1, {"axis"}, IR_NUM_PROGRAMS, NULL},
-    {"arange", lower_arange, 2, 2, {"start", "end"}, IR_ARANGE, NULL},
-    {"load", lower_load, 1, 3, {"pointer", "mask", "other"}, IR_LOAD, NULL},
-    {"store", lower_store, 2, 3, {"pointer", "value", "mask"}, IR_STORE, NULL},
-    {"where", lower_where, 3, 3, {"condition", "x", "y"}, IR_SELECT, NULL},
-    {"minimum", lower_binary_math, 2, 2, {"x", "y"}, IR_MINIMUM, NULL},
-    {"maximum", lower_binary_math, 2, 2, {"x", "y"}, IR_MAXIMUM, NULL},
-    {"exp", lower_unary_math, 1, 1, {"x"}, IR_EXP, NULL},
-    {"exp2", lower_unary_math, 1, 1, {"x"}, IR_EXP2, NULL},
-    {"log", lower_unary_math, 1, 1, {"x"}, IR_LOG, NULL},
-    {"log2", lower_unary_math, 1, 1, {"x"}, IR_LOG2, NULL},
-    {"sqrt", lower_unary_math, 1, 1, {"x"}, IR_SQRT, NULL},
-    {"rsqrt", lower_unary_math, 1, 1, {"x"}, IR_RSQRT, NULL},
-    {"abs", lower_unary_math, 1, 1, {"x"}, IR_ABS, NULL},
-    {"floor", lower_unary_math, 1, 1, {"x"}, IR_FLOOR, NULL},
-    {"ceil", lower_unary_math, 1, 1, {"x"}, IR_CEIL, NULL},
-    {"sin", lower_unary_math, 1, 1, {"x"}, IR_SIN, NULL},
-    {"cos", lower_unary_math, 1, 1, {"x"}, IR_COS, NULL},
-    {"sigmoid", lower_unary_math, 1, 1, {"x"}, IR_SIGMOID, NULL},
-    {"sum", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "sum"},
-    {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max"},
-    {"min", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "min"},
-    {"prod", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "prod"},
-    {"full", lower_full, 3, 3, {"shape", "value", "dtype"}, IR_CONSTANT, NULL},
-    {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL},
-    {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL},
-    {"static_range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL},
-    {"segment_id", lower_segment, 1, 1, {"axis"}, IR_SEGMENT_ID, NULL},
-    {"segment", lower_segment, 3, 3, {"values", "offsets", "sid"}, IR_SEGMENT, NULL},
-    {"load_segment", lower_segment, 1, 1, {"segment"}, IR_LOAD_SEGMENT, NULL},
-    {"store_segment", lower_segment, 3, 3, {"pointer", "segment", "value"}, IR_STORE_SEGMENT, NULL},
-    {"segment_length", lower_segment, 1, 1, {"segment"}, IR_SEGMENT_LENGTH, NULL},
+    {"program_id", lower_grid_query, 1, 1, {"axis"}, IR_PROGRAM_ID, NULL, 0},
+    {"num_programs", lower_grid_query, 1, 1, {"axis"}, IR_NUM_PROGRAMS, NULL, 0},
+    {"arange", lower_arange, 2, 2, {"start", "end"}, IR_ARANGE, NULL, 0},
+    {"load", lower_load, 1, 5, {"pointer", "mask", "other", "cache_modifier", "eviction_policy"},
+     IR_LOAD, NULL, 3},
+    {"store", lower_store, 2, 5, {"pointer", "value", "mask", "cache_modifier", "eviction_policy"},
+     IR_STORE, NULL, 3},
+    {"where", lower_where, 3, 3, {"condition", "x", "y"}, IR_SELECT, NULL, 0},
+    {"minimum", lower_binary_math, 2, 2, {"x", "y"}, IR_MINIMUM, NULL, 0},
+    {"maximum", lower_binary_math, 2, 2, {"x", "y"}, IR_MAXIMUM, NULL, 0},
+    {"exp", lower_unary_math, 1, 1, {"x"}, IR_EXP, NULL, 0},
+    {"exp2", lower_unary_math, 1, 1, {"x"}, IR_EXP2, NULL, 0},
+    {"log", lower_unary_math, 1, 1, {"x"}, IR_LOG, NULL, 0},
+    {"log2", lower_unary_math, 1, 1, {"x"}, IR_LOG2, NULL, 0},
+    {"sqrt", lower_unary_math, 1, 1, {"x"}, IR_SQRT, NULL, 0},
+    {"rsqrt", lower_unary_math, 1, 1, {"x"}, IR_RSQRT, NULL, 0},
+    {"abs", lower_unary_math, 1, 1, {"x"}, IR_ABS, NULL, 0},
+    {"floor", lower_unary_math, 1, 1, {"x"}, IR_FLOOR, NULL, 0},
+    {"ceil", lower_unary_math, 1, 1, {"x"}, IR_CEIL, NULL, 0},
+    {"sin", lower_unary_math, 1, 1, {"x"}, IR_SIN, NULL, 0},
+    {"cos", lower_unary_math, 1, 1, {"x"}, IR_COS, NULL, 0},
+    {"sigmoid", lower_unary_math, 1, 1, {"x"}, IR_SIGMOID, NULL, 0},
+    {"erf", lower_unary_math, 1, 1, {"x"}, IR_ERF, NULL, 0},
+    {"sqrt_rn", lower_unary_math, 1, 1, {"x"}, IR_SQRT, NULL, 0},
+    {"fdiv", lower_fdiv, 2, 3, {"x", "y", "ieee_rounding"}, IR_DIV, NULL, 0},
+    {"div_rn", lower_fdiv, 2, 2, {"x", "y"}, IR_DIV, NULL, 0},
+    {"fma", lower_fma, 3, 3, {"x", "y", "z"}, IR_FMA, NULL, 0},
+    {"umulhi", lower_umulhi, 2, 2, {"x", "y"}, IR_UMULHI, NULL, 0},
+    {"cdiv", lower_cdiv, 2, 2, {"x", "div"}, IR_OP_COUNT, NULL, 0},
+    {"clamp", lower_clamp, 3, 4, {"x", "min", "max", "propagate_nan"}, IR_OP_COUNT, NULL, 0},
+    {"multiple_of", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
+    {"max_contiguous", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
+    {"max_constancy", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
+    {"assume", lower_assume, 1, 1, {"cond"}, IR_OP_COUNT, NULL, 0},
+    {"sum", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "sum", 0},
+    {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max", 0},
+    {"min", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "min", 0},
+    {"prod", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "prod", 0},
+    {"full", lower_full, 3, 3, {"shape", "value", "dtype"}, IR_CONSTANT, NULL, 0},
+    {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL, 0},
+    {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL, 0},
+    {"static_range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL, 0},
+    {"range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL, 0},
+    {"segment_id", lower_segment, 1, 1, {"axis"}, IR_SEGMENT_ID, NULL, 0},
+    {"segment", lower_segment, 3, 3, {"values", "offsets", "sid"}, IR_SEGMENT, NULL, 0},
+    {"load_segment", lower_segment, 1, 1, {"segment"}, IR_LOAD_SEGMENT, NULL, 0},
+    {"store_segment", lower_segment, 3, 3, {"pointer", "segment", "value"}, IR_STORE_SEGMENT, NULL, 0},
+    {"segment_length", lower_segment, 1, 1, {"segment"}, IR_SEGMENT_LENGTH, NULL, 0},
 };
 
 static const builtin *find_builtin(const char *name)
@@ -572,6 +850,28 @@ static gval unknown_language_name(irgen *g, src_loc loc, const char *name)
 
 bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL; }
 
+/* The names of triton.language.math that Swage has, all also sl.<name>. */
+static const char *const math_names[] = {
+    "umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn", "rsqrt", "abs",
+    "fdiv", "div_rn", "erf", "floor", "ceil", "fma",
+};
+
+gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name)
+{
+    enum { N = sizeof math_names / sizeof math_names[0] };
+    for (size_t i = 0; i < N; i++)
+        if (!strcmp(math_names[i], name))
+            return ig_call_builtin(g, call, name);
+    const char *near = closest_name(name, math_names, N);
+    if (find_builtin(name))
+        return ig_error(g, call->callee->loc, "'sl.math.%s' does not exist; use 'sl.%s'", name, name);
+    if (near)
+        return ig_error(g, call->callee->loc, "'sl.math.%s' is not a Swage built-in; did you mean "
+                                              "'sl.math.%s'?", name, near);
+    return ig_error(g, call->callee->loc, "'sl.math.%s' is not a Swage built-in (docs/language.md "
+                                          "lists sl.math)", name);
+}
+
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
 {
     const builtin *b = find_builtin(name);
@@ -596,6 +896,9 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
         return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = dt}};
     if (!strcmp(name, "bool_"))
         return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = DT_I1}};
+    if (!strcmp(name, "math"))
+        return ig_error(g, e->loc, "sl.math is a namespace: call its functions, e.g. "
+                                   "sl.math.exp2(x)");
     if (find_builtin(name))
         return ig_error(g, e->loc, "sl.%s is a function: call it", name);
     return unknown_language_name(g, e->loc, name);
@@ -604,7 +907,7 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method)
 {
     if (!strcmp(method, "to")) {
-        static const builtin to = {"to", NULL, 1, 1, {"dtype"}, IR_CAST, NULL};
+        static const builtin to = {"to", NULL, 1, 1, {"dtype"}, IR_CAST, NULL, 0};
         const ast_expr *args[MAX_ARGS];
         if (!bind_args(g, call, &to, args))
             return (gval){0};

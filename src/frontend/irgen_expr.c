@@ -8,6 +8,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The kernel parameter that value v's dtype comes from, or NULL: the
@@ -682,6 +683,14 @@ static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
         return ig_error(g, e->loc, "'%s' needs integer operands, not %s", op_text(op),
                         ig_type_name(t, b1));
     }
+    /* On integers // and % are C's (as Triton's): the quotient rounds
+     * toward zero and the remainder takes the dividend's sign. Floats keep
+     * Python's floor division and modulo. Compile-time operands never get
+     * here: they fold with Python's meaning (fold_const_binop). */
+    if (k == IR_FLOORDIV && !ir_dtype_is_float(dt))
+        k = IR_IDIV;
+    else if (k == IR_MOD && !ir_dtype_is_float(dt))
+        k = IR_REM;
     if ((k == IR_SHL || k == IR_SHR) && dt == DT_I1) {
         x = ig_cast(g, e->loc, x, DT_I32);
         y = ig_cast(g, e->loc, y, DT_I32);
@@ -837,9 +846,106 @@ static bool is_language_module(irgen *g, const ast_expr *e)
     return false;
 }
 
+/* `sl.math` (or `swage.language.math`): the math namespace. */
+static bool is_math_module(irgen *g, const ast_expr *e)
+{
+    return e->kind == AST_ATTR && !strcmp(e->name, "math") && is_language_module(g, e->lhs);
+}
+
+/* Python's float() spelling of a special value: optional sign, then inf,
+ * infinity or nan in any case, with surrounding whitespace; or a decimal
+ * number. Returns false when the text is neither. */
+static bool parse_float_text(const char *s, double *out)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+        n--;
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    const char *t = buf;
+    double sign = 1.0;
+    if (*t == '+' || *t == '-')
+        sign = *t++ == '-' ? -1.0 : 1.0;
+    char low[16];
+    size_t m = strlen(t);
+    if (m < sizeof low) {
+        for (size_t i = 0; i <= m; i++)
+            low[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] - 'A' + 'a' : t[i]);
+        if (!strcmp(low, "inf") || !strcmp(low, "infinity")) {
+            *out = sign * INFINITY;
+            return true;
+        }
+        if (!strcmp(low, "nan")) {
+            *out = copysign(NAN, sign);
+            return true;
+        }
+    }
+    /* digits [. digits] [e [sign] digits], at least one digit before e */
+    const char *p = t;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9')
+        p++, digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (!digits)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p)
+        return false;
+    *out = sign * strtod(t, NULL);
+    return true;
+}
+
+/* float(x): a compile-time float. float("inf"), float("-inf") and
+ * float("nan") are how Triton kernels spell the special values. */
+static gval float_call(irgen *g, const ast_expr *e)
+{
+    if (e->nkwargs)
+        return ig_error(g, e->kwargs[0].loc, "float() takes no keyword arguments");
+    if (e->nargs != 1)
+        return ig_error(g, e->loc, "float() takes exactly one argument in a Swage kernel, not %d",
+                        e->nargs);
+    const ast_expr *a = e->args[0];
+    if (a->kind == AST_STRING) {
+        double v;
+        if (!parse_float_text(a->name ? a->name : "", &v))
+            return ig_error(g, a->loc, "float() of the string '%.40s' is not a number (use "
+                                       "float(\"inf\"), float(\"-inf\"), float(\"nan\") or a "
+                                       "decimal number)", a->name ? a->name : "");
+        return gv_float(v);
+    }
+    gval v = ig_expr(g, a);
+    if (v.kind == GV_ERROR)
+        return v;
+    if (v.kind == GV_CONST && v.c.kind == CONST_FLOAT)
+        return v;
+    if (v.kind == GV_CONST && (v.c.kind == CONST_INT || v.c.kind == CONST_BOOL))
+        return gv_float((double)v.c.i);
+    if (v.kind == GV_IR)
+        return ig_error(g, a->loc, "float() of a runtime value is not supported; convert it with "
+                                   "x.to(sl.float32)");
+    return ig_error(g, a->loc, "float() needs a number or a string such as \"inf\"");
+}
+
 static gval call(irgen *g, const ast_expr *e)
 {
     const ast_expr *f = e->callee;
+    if (f->kind == AST_ATTR && is_math_module(g, f->lhs))
+        return ig_call_math_builtin(g, e, f->name);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs))
         return ig_call_builtin(g, e, f->name);
     if (f->kind == AST_ATTR) {
@@ -851,6 +957,8 @@ static gval call(irgen *g, const ast_expr *e)
     if (f->kind == AST_NAME) {
         if (!strcmp(f->name, "range"))
             return ig_error(g, e->loc, "range() can only be used as the iterable of a 'for' loop");
+        if (!strcmp(f->name, "float") && !env_lookup(&g->scope, "float"))
+            return float_call(g, e);
         if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
             return ig_error(g, e->loc, "Python's %s() is not supported in Swage kernels; use "
                                        "sl.minimum/sl.maximum or sl.%s", f->name, f->name);
@@ -885,6 +993,8 @@ gval ig_expr(irgen *g, const ast_expr *e)
         return *v;
     }
     case AST_ATTR:
+        if (is_math_module(g, e->lhs))
+            return ig_error(g, e->loc, "sl.math.%s is a function: call it", e->name);
         if (is_language_module(g, e->lhs))
             return ig_builtin_attr(g, e, e->name);
         return ig_error(g, e->loc, "attribute '.%s' is not supported here", e->name);

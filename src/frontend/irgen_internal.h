@@ -163,6 +163,8 @@ gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const 
 
 /* Built-ins (irgen_builtins.c): `sl.<name>(...)`, `x.to(...)`. */
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);
+/* `sl.math.<name>(...)`: the built-ins Triton's language.math has. */
+gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name);
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method);
 /* sl.<name> used as a value (dtypes); GV_ERROR after reporting if unknown. */
 gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name);

@@ -584,10 +584,16 @@ def test_truediv_int_gives_float32(rng, dtype):
                 {"x": x, "y": y})
 
 
+def c_div(a, b):
+    """C's a / b on Python ints: the quotient rounded toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 @pytest.mark.parametrize("dtype", INT_DTYPES)
-def test_floordiv_mod_int_python_semantics(rng, dtype):
-    # Python semantics: // rounds toward -inf, % takes the divisor's sign;
-    # division by zero gives 0; the result wraps (INT_MIN // -1).
+def test_floordiv_mod_int_c_semantics(rng, dtype):
+    # As Triton's (C's): // rounds toward zero, % takes the dividend's sign;
+    # division by zero gives 0 on the CPU; the result wraps (INT_MIN // -1).
     x = int_inputs(rng, dtype)
     y = int_inputs(rng, dtype)[::-1].copy()
     y[::7] = rng.integers(-9 if dtype != "uint8" else 1, 10, y[::7].size)
@@ -595,8 +601,8 @@ def test_floordiv_mod_int_python_semantics(rng, dtype):
     if dtype != "uint8":
         lo, _ = int_range(dtype)
         x[40], y[40] = lo, -1
-    q = [0 if b == 0 else int(a) // int(b) for a, b in zip(x, y)]
-    r = [0 if b == 0 else int(a) % int(b) for a, b in zip(x, y)]
+    q = [0 if b == 0 else c_div(int(a), int(b)) for a, b in zip(x, y)]
+    r = [0 if b == 0 else int(a) - c_div(int(a), int(b)) * int(b) for a, b in zip(x, y)]
     inputs = {"x": x, "y": y}
     assert_same(binary(op_floordiv, x, y, dtype), wrap_array(q, dtype), rng.seed,
                 "x // y on " + dtype, inputs)
