@@ -32,6 +32,9 @@ static const char *const dict[] = {
     ")", "[", "]", ",", ":", "\n", "    ", "x_ptr", "out_ptr", "offsets_ptr", "n", "BLOCK",
     "offs", "i", "#! ", "*f32", "*i64", "*i32", "*f16", "*bf16", "*i8", "*u8", "*i1", "*f64",
     "=i32", "=i64", "=f32", "=f16", "BLOCK=64", "BLOCK=1", "'''", "\\", "@sw.jit\n", "lambda",
+    "sl.cdiv(", "sl.fma(", "sl.erf(", "sl.umulhi(", "sl.clamp(", "sl.math.", "sl.fdiv(",
+    "sl.multiple_of(", "sl.max_contiguous(", "sl.assume(", "sl.range(", "num_stages=",
+    "float(\"inf\")", "float(\"nan\")", "cache_modifier=\".cg\"", "eviction_policy=",
     NULL,
 };
 

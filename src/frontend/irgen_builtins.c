@@ -29,15 +29,15 @@ static bool bind_args(irgen *g, const ast_expr *call, const builtin *b, const as
 {
     for (int i = 0; i < MAX_ARGS; i++)
         out[i] = NULL;
-    if (call->nargs > b->nmax) {
-        ig_error(g, call->args[b->nmax]->loc, "sl.%s takes at most %d argument%s, got %d", b->name,
-                 b->nmax, b->nmax == 1 ? "" : "s", call->nargs + call->nkwargs);
-        return false;
-    }
     if (b->npositional && call->nargs > b->npositional) {
         ig_error(g, call->args[b->npositional]->loc, "sl.%s takes at most %d positional "
                  "argument%s; give '%s' by keyword", b->name, b->npositional,
                  b->npositional == 1 ? "" : "s", b->params[b->npositional]);
+        return false;
+    }
+    if (call->nargs > b->nmax) {
+        ig_error(g, call->args[b->nmax]->loc, "sl.%s takes at most %d argument%s, got %d", b->name,
+                 b->nmax, b->nmax == 1 ? "" : "s", call->nargs + call->nkwargs);
         return false;
     }
     for (int i = 0; i < call->nargs; i++)

@@ -76,7 +76,7 @@ def k_typo_variable(x_ptr, n):
     (k_typo_dtype, "'sl.flaot32' is not a Swage built-in; did you mean 'sl.float32'?"),
     (k_bare_dtype, "name 'float32' is not defined; did you mean 'sl.float32'?"),
     (k_typo_keyword, "sl.load has no parameter named 'msk'; did you mean 'mask'? "
-                     "(its parameters: pointer, mask, other)"),
+                     "(its parameters: pointer, mask, other, cache_modifier, eviction_policy)"),
     (k_typo_variable, "name 'valeus' is not defined; did you mean 'values'?"),
 ])
 def test_misspelt_names_suggest_the_nearest(kernel, words):
