@@ -10,7 +10,9 @@ capped at `cache_size` entries, holds the C kernel handles; an evicted
 handle's C kernel is freed once nothing references it), and runs it: on the
 CPU executors when every array is in host memory, or through the CUDA Driver
 API when every array is on one CUDA device, asynchronously on the current
-stream.
+stream. ``kernel[grid](*args, **kwargs)`` is Triton's spelling of the same
+launch: it binds the arguments to the parameters, as Triton does, and calls
+``launch`` (_BracketLaunch).
 
 A GPU launch with PyTorch tensors and int/float scalars that has been seen
 before (same argument kinds, tensor dtypes and constexprs) takes the warm
@@ -93,6 +95,10 @@ class JITFunction:
         self.options = dict(options or {})
         self._cache_size = _cache_size_option(self.options.get("cache_size", _MISSING))
         self.__name__ = fn.__name__
+        debug = self.options.get("debug")
+        if debug is not None and not isinstance(debug, bool):
+            raise TypeError("debug must be True, False or None, not %r" % (debug,))
+        self.debug = debug  # accepted as Triton's; changes nothing (docs/api.md)
         try:
             lines, self.first_line = inspect.getsourcelines(fn)
             self.source = "".join(lines)
@@ -110,6 +116,20 @@ class JITFunction:
         self._runtime = [p for p in self.params if not p.is_constexpr]
         self._by_name = {p.name: p for p in self.params}
         self._uses_segments = bool(_SEGMENT_BUILTINS & set(fn.__code__.co_names))
+        # what kernel[grid](...) binds (_BracketLaunch): the parameters in order
+        self._names = tuple(p.name for p in self.params)
+        self._runtime_names = frozenset(p.name for p in self._runtime)
+        self._constexpr_names = frozenset(p.name for p in self.params if p.is_constexpr)
+        self._constexpr_count = len(self._constexpr_names)
+        # the runtime arguments by position and nothing else is the usual call:
+        # it binds in a few C-level steps when every runtime parameter comes
+        # before every constexpr and no parameter is named like a launch option
+        ordered = all(not p.is_constexpr for p in self.params[:len(self._runtime)])
+        self._leading = (len(self._runtime) if ordered
+                         and not _LAUNCH_OPTION_SET & set(self._names) else -1)
+        self._required_constexprs = any(p.is_constexpr and p.default is inspect.Parameter.empty
+                                        for p in self.params)
+        self.do_not_specialize = self._do_not_specialize(self.options.get("do_not_specialize"))
         # (signature, constexprs) -> _native.Kernel, least recently used first
         self._cache = collections.OrderedDict()
         self._lock = threading.Lock()
@@ -131,9 +151,70 @@ class JITFunction:
         return "<swage kernel %s from %s:%d>" % (self.__name__, self.file, self.first_line)
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(
-            "Swage kernels are not called directly; use %s"
-            % _suggest.launch_call(self.__name__, self._uses_segments))
+        raise TypeError("Swage kernels are not called directly; use %s or %s"
+                        % (self._bracket_hint(), self._launch_hint()))
+
+    def __getitem__(self, grid):
+        """``kernel[grid](*args, **kwargs)``: Triton's launch, the same launch
+        as ``kernel.launch(arguments=..., constexprs=..., grid=grid)``.
+        Positional arguments bind to the parameters in order, keywords by
+        name (runtime parameters and constexprs alike); the other keywords
+        are launch options (num_warps, num_stages, num_ctas, schedule,
+        unsafe, executor). ``grid`` is an int, a tuple of 1 to 3 ints or a
+        callable of the meta-parameters (a dict of every parameter's value,
+        defaults included, and the launch options given) that returns one.
+        A segment program has no grid: ``kernel[()](...)``."""
+        return _BracketLaunch(self, grid)
+
+    def _launch_hint(self):
+        """A correct launch() call, as code, for messages."""
+        return _suggest.launch_call(self.__name__, self._uses_segments,
+                                    self._required_constexprs)
+
+    def _bracket_hint(self):
+        """A correct kernel[grid](...) call, as code, for messages."""
+        return _suggest.bracket_call(
+            self.__name__, self._uses_segments,
+            [(p.name, p.is_constexpr, p.default is not inspect.Parameter.empty)
+             for p in self.params])
+
+    def _do_not_specialize(self, entries):
+        """@sw.jit(do_not_specialize=...): names or indices of runtime
+        parameters, as Triton takes them; returns the names. Swage never
+        specialises on a runtime argument's value (docs/api.md), so the
+        option is checked and kept, and changes nothing."""
+        if entries is None:
+            return ()
+        if isinstance(entries, (str, int)):
+            entries = [entries]
+        try:
+            entries = list(entries)
+        except TypeError:
+            raise TypeError("do_not_specialize must be a list of parameter names or indices, "
+                            "not %s" % type(entries).__name__) from None
+        names = []
+        for entry in entries:
+            if isinstance(entry, bool) or not isinstance(entry, (str, int)):
+                raise TypeError("do_not_specialize takes parameter names or indices, not %r"
+                                % (entry,))
+            if isinstance(entry, int):
+                if not -len(self.params) <= entry < len(self.params):
+                    raise TypeError("do_not_specialize index %d is out of range: %s has %d "
+                                    "parameter%s (%s)" % (entry, self.__name__, len(self.params),
+                                                          _plural(self.params),
+                                                          ", ".join(self._names) or "none"))
+                entry = self.params[entry].name
+            elif entry not in self._by_name:
+                raise TypeError("do_not_specialize: " + _suggest.no_such_parameter(
+                    self.__name__, [entry], list(self._names)))
+            if self._by_name[entry].is_constexpr:
+                raise TypeError("do_not_specialize names %r, which is sl.constexpr: a "
+                                "constexpr's value is compiled into the kernel, so each value "
+                                "is its own specialisation; make it a runtime parameter "
+                                "instead" % entry)
+            if entry not in names:
+                names.append(entry)
+        return tuple(names)
 
     # ---- specialisation -------------------------------------------------
 
@@ -262,7 +343,8 @@ class JITFunction:
     # ---- public ---------------------------------------------------------
 
     def launch(self, *args, arguments=None, constexprs=None, grid=None, schedule="auto",
-               unsafe=False, executor="semantic"):
+               unsafe=False, executor="semantic", num_warps=None, num_stages=None,
+               num_ctas=None):
         """Runs the kernel over ``grid`` programs. Keyword-only; returns None.
 
         arguments: {parameter: value} for every runtime parameter (NumPy
@@ -284,7 +366,15 @@ class JITFunction:
         the GPU runs). On a GPU the launch is asynchronous, on the current
         PyTorch stream of the tensors' device (for __cuda_array_interface__
         objects, their 'stream', else the legacy default stream).
+
+        num_warps, num_stages and num_ctas are Triton's launch options,
+        accepted and checked so that Triton launches run unchanged; they
+        change nothing (Swage chooses the threads of a program from its
+        tiles, and a segment program's from its schedule). ``kernel[grid](...)``
+        is the same launch with Triton's argument binding.
         """
+        if num_warps is not None or num_stages is not None or num_ctas is not None:
+            _check_triton_options(num_warps, num_stages, num_ctas)
         attempt = self._warm_attempt
         if (attempt is not None and not args and executor == "semantic" and schedule == "auto"
                 and unsafe is False and attempt(arguments, constexprs, grid)):
@@ -296,19 +386,150 @@ class JITFunction:
         return self._launch_general(*args, arguments=arguments, constexprs=constexprs, grid=grid,
                                     schedule=schedule, unsafe=unsafe, executor=executor)
 
+    def _launch_bracket(self, grid, args, kwargs):
+        """kernel[grid](*args, **kwargs): binds the arguments as Triton does
+        (positional ones to the parameters in order, keywords by name,
+        runtime parameters and constexprs alike; any other keyword must be a
+        launch option), checks what only this form can get wrong, with
+        messages that show this form, and calls launch() with the dicts:
+        the one launch path."""
+        arguments = options = None
+        if len(args) == self._leading:
+            # the usual call: the runtime arguments by position, then
+            # constexprs and launch options by name (kwargs is the call's own)
+            extra = kwargs.keys() - self._constexpr_names
+            if not extra:
+                arguments, constexprs = dict(zip(self._names, args)), kwargs
+            elif extra <= _LAUNCH_OPTION_SET:
+                options = {key: kwargs.pop(key) for key in _LAUNCH_OPTIONS if key in extra}
+                arguments, constexprs = dict(zip(self._names, args)), kwargs
+            if arguments is not None and len(constexprs) != self._constexpr_count:
+                self._check_missing(dict(arguments, **constexprs))
+        if arguments is None:
+            arguments, constexprs, options = self._bind(args, kwargs)
+        if self._uses_segments:
+            if type(grid) is not tuple or grid:
+                raise TypeError(
+                    "%s is a segment program: it runs one program per segment of its offsets, "
+                    "so it takes no grid: call it as %s" % (self.__name__, self._bracket_hint()))
+            grid = None
+        else:
+            if callable(grid):
+                grid = grid(self._meta(dict(arguments, **constexprs), options))
+                if grid is None or (isinstance(grid, (tuple, list)) and not grid):
+                    raise TypeError("the grid function of %s returned %r; it must return the "
+                                    "number of programs on each axis, 1 to 3 ints, as in "
+                                    "lambda meta: (programs,)" % (self._bracket_text(), grid))
+            elif grid is None or (isinstance(grid, (tuple, list)) and not grid):
+                raise TypeError(
+                    "%s is a grid program: put the number of programs on each axis in the "
+                    "brackets, %s with grid = (programs,) or lambda meta: (programs,)%s"
+                    % (self.__name__, self._bracket_hint(),
+                       " ([()] is a segment program's launch)" if grid is not None else ""))
+        if options is None:
+            return self.launch(arguments=arguments, constexprs=constexprs, grid=grid)
+        return self.launch(arguments=arguments, constexprs=constexprs, grid=grid, **options)
+
+    def _bind(self, args, kwargs):
+        """(arguments, constexprs, options or None) of a kernel[grid](...)
+        call, bound one name at a time, with this form's errors."""
+        names = self._names
+        if len(args) > len(names):
+            raise TypeError(self._arity_text(len(args)))
+        bound = dict(zip(names, args))
+        options = None
+        if kwargs:
+            by_name = self._by_name
+            unknown = None
+            for key, value in kwargs.items():
+                if key in by_name:
+                    if key in bound:
+                        raise TypeError("%s got two values for parameter %r: one by position "
+                                        "and %s=..." % (self._bracket_text(), key, key))
+                    bound[key] = value
+                elif key in _LAUNCH_OPTION_SET:
+                    if options is None:
+                        options = {}
+                    options[key] = value
+                elif unknown is None:
+                    unknown = [key]
+                else:
+                    unknown.append(key)
+            if unknown is not None:
+                raise TypeError(self._unknown_keyword_text(unknown))
+        if len(bound) != len(names):
+            self._check_missing(bound)
+        arguments, constexprs = {}, {}
+        runtime = self._runtime_names
+        for name, value in bound.items():
+            if name in runtime:
+                arguments[name] = value
+            else:
+                constexprs[name] = value
+        return arguments, constexprs, options
+
+    def _bracket_text(self):
+        return "%s(...)" % _suggest.bracket_name(self.__name__, self._uses_segments)
+
+    def _arity_text(self, given):
+        count = len(self._names)
+        return "%s takes %s but %d %s given%s" % (
+            self._bracket_text(),
+            "no arguments" if not count else "%d argument%s" % (count, _plural(self._names)),
+            given, "was" if given == 1 else "were",
+            " (its parameters: %s)" % ", ".join(self._names) if count else "")
+
+    def _unknown_keyword_text(self, unknown):
+        text = _suggest.no_such_keyword(self._bracket_text(), unknown, list(self._names),
+                                        _LAUNCH_OPTIONS)
+        if set(unknown) & {"grid", "arguments", "constexprs"}:
+            text += ("; in this form the grid goes in the brackets and every parameter is "
+                     "passed by position or by name: %s" % self._bracket_hint())
+        return text
+
+    def _check_missing(self, bound):
+        """Raises the TypeError of a kernel[grid](...) call that leaves out a
+        parameter without a default."""
+        empty = inspect.Parameter.empty
+        arguments = [p.name for p in self._runtime if p.name not in bound and p.default is empty]
+        constexprs = [p.name for p in self.params if p.is_constexpr and p.name not in bound
+                      and p.default is empty]
+        if not arguments and not constexprs:
+            return
+        parts = []
+        if arguments:
+            parts.append("argument%s %s" % (_plural(arguments), _names(arguments)))
+        if constexprs:
+            parts.append("constexpr%s %s" % (_plural(constexprs), _names(constexprs)))
+        raise TypeError("%s is missing %s; call it as %s"
+                        % (self._bracket_text(), " and ".join(parts), self._bracket_hint()))
+
+    def _meta(self, bound, options):
+        """What a grid function gets, as Triton gives it: a new dict of every
+        parameter's value (defaults included) and the launch options given."""
+        empty = inspect.Parameter.empty
+        meta = {}
+        for p in self.params:
+            if p.name in bound:
+                meta[p.name] = bound[p.name]
+            elif p.default is not empty:
+                meta[p.name] = p.default
+        if options:
+            meta.update(options)
+        return meta
+
     def _launch_general(self, *args, arguments=None, constexprs=None, grid=None, schedule="auto",
                         unsafe=False, executor="semantic"):
         """launch without the warm path: converts and checks every argument,
         compiles or finds the specialisation, launches, and (on a GPU) makes
         the warm path for calls like this one."""
         if args:
-            raise TypeError("%s.launch takes keyword arguments only: %s"
-                            % (self.__name__, _suggest.launch_call(self.__name__,
-                                                                   self._uses_segments)))
+            raise TypeError("%s.launch takes keyword arguments only: %s; to pass arguments by "
+                            "position, use %s" % (self.__name__, self._launch_hint(),
+                                                  self._bracket_hint()))
         if arguments is None:
             raise TypeError("%s.launch needs arguments={...}: %s"
-                            % (self.__name__, _suggest.launch_call(self.__name__,
-                                                                   self._uses_segments)))
+                            % (self.__name__, self._launch_hint()))
         converted = self._convert_arguments(arguments)
         constexpr_text = self._constexpr_text(constexprs)
         self._check_schedule(schedule)
@@ -328,7 +549,8 @@ class JITFunction:
         if segment is not None:
             if grid is not None:
                 raise TypeError("%s is a segment program: segment programs derive their grid from "
-                                "the offsets; leave grid out" % self.__name__)
+                                "the offsets; leave grid out: %s.launch(arguments={...})"
+                                % (self.__name__, self.__name__))
             self._launch_segments(kernel, segment, converted, arguments, constexprs, args, on_gpu,
                                   device, stream, schedule, unsafe, executor)
             return None
@@ -473,8 +695,8 @@ class JITFunction:
 
     def _grid(self, grid):
         if grid is None:
-            raise TypeError("%s is a fixed-block kernel, so launch needs grid=(...): the number "
-                            "of programs on each axis" % self.__name__)
+            raise TypeError("%s is a grid program, so launch needs grid=(...), the number of "
+                            "programs on each axis: %s" % (self.__name__, self._launch_hint()))
         if isinstance(grid, (tuple, list)):
             extents = list(grid)
             if not 1 <= len(extents) <= 3:
@@ -749,8 +971,12 @@ class _WarmLauncher:
                    "    global LAST\n"
                    + (checks_text + launch_text).format(fail="False", done="True") + "\n")
         source += ("def launch(*args, arguments=None, constexprs=None, grid=None, "
-                   "schedule=AUTO, unsafe=False, executor=SEMANTIC):\n"
+                   "schedule=AUTO, unsafe=False, executor=SEMANTIC, num_warps=None, "
+                   "num_stages=None, num_ctas=None):\n"
                    "    global LAST\n"
+                   "    if num_warps is not None or num_stages is not None "
+                   "or num_ctas is not None:\n"
+                   "        check_options(num_warps, num_stages, num_ctas)\n"
                    "    if args or schedule is not AUTO or unsafe is not False "
                    "or executor is not SEMANTIC:\n"
                    "        return {fail}\n"
@@ -765,7 +991,7 @@ class _WarmLauncher:
             "pack": layout.pack, "PARAMS_SIZE": layout.size - _native.LAUNCH_HEADER_SIZE,
             "stream": raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream),
             "StructError": struct.error, "native": _native, "general": general,
-            "AUTO": "auto", "SEMANTIC": "semantic",
+            "AUTO": "auto", "SEMANTIC": "semantic", "check_options": _check_triton_options,
         }
         self.source = source
         exec(compile(source, "<swage warm launch of %s>" % kernel_name, "exec"), namespace)
@@ -913,6 +1139,50 @@ _WARM_GRID = """\
     if type(g0) is not int or type(g1) is not int or type(g2) is not int:
         return {fail}
 """
+
+
+class _BracketLaunch:
+    """What ``kernel[grid]`` returns: calling it launches the kernel over
+    `grid` (JITFunction._launch_bracket)."""
+
+    __slots__ = ("kernel", "grid")
+
+    def __init__(self, kernel, grid):
+        self.kernel, self.grid = kernel, grid
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel._launch_bracket(self.grid, args, kwargs)
+
+    def __repr__(self):
+        return "<swage launch of %s over grid %r>" % (self.kernel.__name__, self.grid)
+
+
+# The keywords of kernel[grid](...) that are not parameters: launch()'s
+# options, Triton's first.
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "schedule", "unsafe", "executor")
+_LAUNCH_OPTION_SET = frozenset(_LAUNCH_OPTIONS)
+
+
+def _triton_int(name, value):
+    if isinstance(value, bool):
+        raise TypeError("%s must be an int, not bool" % name)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (name, type(value).__name__)) from None
+
+
+def _check_triton_options(num_warps, num_stages, num_ctas):
+    """Triton's launch options, accepted with the values Triton accepts:
+    they change nothing here (docs/api.md)."""
+    if num_warps is not None:
+        value = _triton_int("num_warps", num_warps)
+        if not 1 <= value <= 32 or value & (value - 1):
+            raise ValueError("num_warps must be a power of two from 1 to 32, not %d" % value)
+    if num_stages is not None and _triton_int("num_stages", num_stages) < 0:
+        raise ValueError("num_stages must be 0 or more, not %d" % num_stages)
+    if num_ctas is not None and _triton_int("num_ctas", num_ctas) < 1:
+        raise ValueError("num_ctas must be 1 or more, not %d" % num_ctas)
 
 
 class _CpuCall:
@@ -1096,7 +1366,7 @@ def _plural(items):
     return "s" if len(items) != 1 else ""
 
 
-_OPTIONS = ("cache_size",)  # keyword options of @sw.jit(...)
+_OPTIONS = ("cache_size", "do_not_specialize", "debug")  # keyword options of @sw.jit(...)
 
 
 def _default_cache_size():
@@ -1130,7 +1400,10 @@ def jit(fn=None, **options):
     """Marks a function as a Swage kernel: ``@sw.jit`` or ``@sw.jit()``."""
     unknown = [name for name in options if name not in _OPTIONS]
     if unknown:
-        raise TypeError("sw.jit got unknown option%s %s" % (_plural(unknown), _names(unknown)))
+        hints = [_suggest.closest(name, _OPTIONS) for name in unknown]
+        hint = ("; did you mean '%s'?" % hints[0]) if len(unknown) == 1 and hints[0] else ""
+        raise TypeError("sw.jit got unknown option%s %s%s (its options: %s)"
+                        % (_plural(unknown), _names(unknown), hint, ", ".join(_OPTIONS)))
     if fn is None:
         return lambda f: JITFunction(f, options)
     return JITFunction(fn, options)

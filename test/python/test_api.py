@@ -84,7 +84,8 @@ def test_calling_a_kernel_directly_points_at_launch():
     with pytest.raises(TypeError) as info:
         add_kernel(1, 2)
     assert str(info.value) == ("Swage kernels are not called directly; use "
-                               "add_kernel.launch(arguments={...}, grid=(...))")
+                               "add_kernel[grid](x_ptr, y_ptr, output_ptr, n, BLOCK=...) or "
+                               "add_kernel.launch(arguments={...}, constexprs={...}, grid=(...))")
 
 
 @pytest.mark.parametrize("name", [
@@ -115,7 +116,7 @@ def test_launch_is_keyword_only_and_returns_none():
     args = add_args()
     with pytest.raises(TypeError) as info:
         add_kernel.launch(args, {"BLOCK": 64}, (2,))
-    assert "add_kernel.launch(arguments={...}, grid=(...))" in str(info.value)
+    assert "add_kernel.launch(arguments={...}, constexprs={...}, grid=(...))" in str(info.value)
     result = add_kernel.launch(arguments=args, constexprs={"BLOCK": 64}, grid=(2,))
     assert result is None
     assert_same(args["output_ptr"], args["x_ptr"] * 2)
@@ -198,7 +199,7 @@ def test_bad_grids(grid, error):
     with pytest.raises(error) as info:
         add_kernel.launch(arguments=add_args(), constexprs={"BLOCK": 64}, grid=grid)
     if grid is None:
-        assert "fixed-block kernel" in str(info.value) and "grid=(...)" in str(info.value)
+        assert "grid program" in str(info.value) and "grid=(...)" in str(info.value)
 
 
 @pytest.mark.parametrize("grid", [2, [2], (2, 1), (2, 1, 1), np.int64(2), (np.int32(2),)])

@@ -178,7 +178,7 @@ def test_the_grid_error_of_a_segment_program_agrees():
 def test_grid_programs_keep_their_grid_in_the_hints():
     with pytest.raises(TypeError) as info:
         add_kernel.launch(1)
-    assert "add_kernel.launch(arguments={...}, grid=(...))" in str(info.value)
+    assert "add_kernel.launch(arguments={...}, constexprs={...}, grid=(...))" in str(info.value)
 
 
 # ---- a store whose dtypes come from the arguments ------------------------------------------
