@@ -329,6 +329,45 @@ def test_clamp(rng, executor):
     assert_same(outs["i_ptr"], np.clip(xi, -3, 4), rng.seed, "clamp on int32")
 
 
+# ---- in a segment program ---------------------------------------------------------------
+
+@sw.jit
+def k_segment_ops(values_ptr, offsets_ptr, out_ptr, sums_ptr):
+    sid = sl.segment_id(0)
+    segment = sl.segment(values_ptr, offsets_ptr, sid)
+    x = sl.load_segment(segment)
+    xi = x.to(sl.int32)
+    y = sl.fma(x, x, 1.0) + sl.math.erf(x) + sl.clamp(x, -1.0, 1.0)
+    y = y + (xi // -3 + xi % 7 + sl.umulhi(xi, 3)).to(sl.float32)
+    sl.store_segment(out_ptr, segment, y)
+    sl.store(sums_ptr + sid, sl.max(y))
+
+
+@pytest.mark.parametrize("executor, schedule", [("semantic", "auto")] +
+                         [("simt", s) for s in ("auto", "subwarp", "warp", "cta", "split")])
+def test_in_a_segment_program(rng, executor, schedule):
+    # Every schedule of the SIMT executor gives the reference executor's
+    # values (PTX of each is assembled by test_zz_ptxas).
+    lengths = rng.integers(0, 200, 40)
+    lengths[3] = 0
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    values = (rng.standard_normal(int(offsets[-1])) * 10).astype(np.float32)
+    out = np.full_like(values, np.nan)
+    sums = np.zeros(40, np.float32)
+    k_segment_ops.launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                    "out_ptr": out, "sums_ptr": sums},
+                         executor=executor, schedule=schedule)
+    x = values.astype(np.float64)
+    xi = np.array([swage_testing.float_to_int(float(v), "int32") for v in values], np.int64)
+    q = np.array([c_div(int(a), -3) + c_rem(int(a), 7) + ((int(a) & 0xffffffff) * 3 >> 32)
+                  for a in xi], np.float64)
+    erf = np.array([math.erf(v) for v in x])
+    expected = (x * x + 1 + erf + np.clip(x, -1, 1) + q).astype(np.float32)
+    assert_close(out, expected, 1e-6, 1e-6, rng.seed, "segment values (%s)" % schedule)
+    maxima = [out[a:b].max() if b > a else -np.inf for a, b in zip(offsets[:-1], offsets[1:])]
+    assert_same(sums, np.array(maxima, np.float32), rng.seed, "segment max")
+
+
 # ---- hints -----------------------------------------------------------------------------
 
 @sw.jit
