@@ -562,10 +562,10 @@ static void emit_stage_tile(task_emitter *e, int32_t k, int32_t block, ir_value 
     emit_stage_tiles(e, k, block, &base, 1, masked, acc);
 }
 
-/* A masked tile at `base` when `cond` holds, as an sw.if carrying the
- * accumulators acc[] (replaced by its results). */
+/* A tile at `base` (masked or not) when `cond` holds, as an sw.if carrying
+ * the accumulators acc[] (replaced by its results). */
 static void emit_stage_tile_if(task_emitter *e, int32_t k, int32_t block, ir_value cond, ir_value base,
-                               ir_value *acc, int naccs)
+                               bool masked, ir_value *acc, int naccs)
 {
     ir_module *m = e->p->m;
     ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(naccs + 1));
@@ -576,7 +576,7 @@ static void emit_stage_tile_if(task_emitter *e, int32_t k, int32_t block, ir_val
     ir_builder skip = irb_at_end(m, branch->regions[1], outer.loc);
     irb_yield(&skip, acc, naccs);
     e->b = irb_at_end(m, branch->regions[0], outer.loc);
-    emit_stage_tile(e, k, block, base, true, acc);
+    emit_stage_tile(e, k, block, base, masked, acc);
     irb_yield(&e->b, acc, naccs);
     e->b = outer;
     for (int a = 0; a < naccs; a++)
@@ -647,7 +647,7 @@ static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value 
     ir_value width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
     /* the head: a masked tile when the segment starts past `first` */
     ir_value late = irb_cmp(b, "gt", e->start, first);
-    emit_stage_tile_if(e, k, block, late, first, acc, naccs);
+    emit_stage_tile_if(e, k, block, late, first, true, acc, naccs);
     b = &e->b;
     /* the tiles wholly inside: [whole, whole_end), pairs up to pairs_end;
      * block is a power of two, room >= 0, so AND with -width rounds down */
@@ -661,24 +661,12 @@ static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value 
                                         irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -2 * (int64_t)block)));
         emit_inside_loop(e, k, block, whole, pairs_end, 2, acc, naccs);
         /* one more tile inside when their count is odd */
-        ir_module *m = p->m;
-        ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(naccs + 1));
-        for (int a = 0; a < naccs; a++)
-            types[a] = ir_value_type(m, acc[a]);
-        ir_builder outer = e->b;
-        ir_op *odd = irb_if(&outer, irb_cmp(&outer, "lt", pairs_end, whole_end), types, naccs);
-        ir_builder skip = irb_at_end(m, odd->regions[1], outer.loc);
-        irb_yield(&skip, acc, naccs);
-        e->b = irb_at_end(m, odd->regions[0], outer.loc);
-        emit_stage_tile(e, k, block, pairs_end, false, acc);
-        irb_yield(&e->b, acc, naccs);
-        e->b = outer;
-        for (int a = 0; a < naccs; a++)
-            acc[a] = odd->results[a];
+        b = &e->b;
+        emit_stage_tile_if(e, k, block, irb_cmp(b, "lt", pairs_end, whole_end), pairs_end, false, acc, naccs);
     }
     b = &e->b;
     /* the tail: a masked tile for what is left */
-    emit_stage_tile_if(e, k, block, irb_cmp(b, "lt", whole_end, e->end), whole_end, acc, naccs);
+    emit_stage_tile_if(e, k, block, irb_cmp(b, "lt", whole_end, e->end), whole_end, true, acc, naccs);
     for (int a = 0; a < naccs; a++)
         acc_out[a] = reduce_tile(e, reductions[a], acc[a]);
 }

@@ -384,9 +384,6 @@ static int64_t stream_max(const planner *pl, overflow over, plan_shape shape, bo
 /* How a task streams segments of at most `most` elements (0: any) in tiles
  * of `block`: masked tiles when no tile lies inside both ends; else the
  * direct kernel's form (build_direct), PAIRS everywhere else. */
-#ifndef DIRECT_STREAM_FORM
-#define DIRECT_STREAM_FORM TASK_STREAM_MASKED
-#endif
 static task_stream_form stream_form(const planner *pl, int64_t most, int32_t block)
 {
     if (most > 0 && most <= 2 * (int64_t)block)
@@ -464,9 +461,10 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
 /* A direct kernel of `shape`. `streamer`: auto's kernel for segments that
  * mostly span several tiles (launch.c picks it when no direct tile holds
  * twice the mean length): it streams their inside tiles unmasked, two at a
- * time, up to what a warp of its threads streams. The others stream with every tile masked: their tasks are mostly
- * one tile, and the pairs' extra registers (40 instead of 32 for a warp's
- * sum) would cost those occupancy. Forced schedules stream in pairs. */
+ * time, up to what a warp of its threads streams. Auto's others stream
+ * with every tile masked: their tasks are mostly one tile, and the pairs'
+ * extra registers (40 instead of 32 for a warp's sum) would cost those
+ * occupancy. Forced schedules stream in pairs. */
 static void build_direct(planner *pl, plan_shape shape, overflow over, bool streamer)
 {
     int32_t block = plan_shape_block(shape);
