@@ -22,6 +22,7 @@ library parses, compiles and runs the kernels.
 """
 
 from . import language
+from .language import cdiv
 from ._jit import JITFunction, Plan, jit
 from ._native import CompileError, library_path
 from ._version import __version__
@@ -29,5 +30,5 @@ from ._version import __version__
 # Tracebacks and repr() name the exception where users find it: swage.CompileError.
 CompileError.__module__ = "swage"
 
-__all__ = ["jit", "JITFunction", "Plan", "CompileError", "language", "__version__",
+__all__ = ["jit", "JITFunction", "Plan", "CompileError", "language", "cdiv", "__version__",
            "library_path"]

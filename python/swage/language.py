@@ -168,7 +168,18 @@ segment = _kernel_only("segment")
 load_segment = _kernel_only("load_segment")
 store_segment = _kernel_only("store_segment")
 segment_length = _kernel_only("segment_length")
-cdiv = _kernel_only("cdiv")
+_cdiv_in_kernel = _kernel_only("cdiv")
+
+
+def cdiv(x, y):
+    """ceil(x / y): in a kernel, the built-in (docs/language.md); on the host,
+    for Python ints (a grid function's ``lambda meta: (sl.cdiv(n,
+    meta["BLOCK"]),)``), ``(x + y - 1) // y`` as triton.cdiv computes it."""
+    if type(x) is int and type(y) is int:
+        return (x + y - 1) // y
+    return _cdiv_in_kernel(x, y)
+
+
 clamp = _kernel_only("clamp")
 fma = _kernel_only("fma")
 erf = _kernel_only("erf")

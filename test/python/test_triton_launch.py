@@ -76,6 +76,16 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
+def test_cdiv_on_the_host_as_tritons():
+    """sl.cdiv (and sw.cdiv, as triton.cdiv) compute on host ints, for grid
+    functions; anything else is kernel code only."""
+    for a in range(-5, 40):
+        for b in (1, 2, 3, 16):
+            assert sl.cdiv(a, b) == sw.cdiv(a, b) == cdiv(a, b)
+    with pytest.raises(RuntimeError, match="inside a @sw.jit kernel"):
+        sl.cdiv(1.5, 2)
+
+
 ADD_CALL = "add_kernel[grid](x_ptr, y_ptr, output_ptr, n, BLOCK=...)"
 ADD_PARAMETERS = "(its parameters: x_ptr, y_ptr, output_ptr, n, BLOCK"
 OPTIONS = "launch options: num_warps, num_stages, num_ctas, schedule, unsafe, executor)"
@@ -85,7 +95,8 @@ OPTIONS = "launch options: num_warps, num_stages, num_ctas, schedule, unsafe, ex
 
 @pytest.mark.parametrize("executor", ["semantic", "simt"])
 @pytest.mark.parametrize("grid", [(8,), [8], 8, np.int64(8), (8, 1), (8, 1, 1),
-                                  lambda meta: (cdiv(meta["n"], meta["BLOCK"]),)])
+                                  lambda meta: (cdiv(meta["n"], meta["BLOCK"]),),
+                                  lambda meta: (sl.cdiv(meta["n"], meta["BLOCK"]),)])
 def test_tuple_and_callable_grids(grid, executor):
     x, y, out = vectors()
     add_kernel[grid](x, y, out, x.size, BLOCK=128, executor=executor)
