@@ -305,10 +305,12 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
     ir_type et = ir_type_scalar((ir_dtype)pt.dtype);
     ir_value val;
     if (v.kind == GV_CONST) {
+        /* a float literal through an integer pointer converts as .to() does (Triton) */
         if (v.c.kind == CONST_FLOAT && !ir_dtype_is_float(et.dtype))
-            return ig_error(g, args[1]->loc, "cannot store a float constant through a pointer to %s",
-                            ir_dtypes[et.dtype].py);
-        val = ig_materialize(g, args[1]->loc, v.c, et);
+            val = ig_cast(g, args[1]->loc, ig_materialize(g, args[1]->loc, v.c, ir_type_scalar(DT_F32)),
+                          et.dtype);
+        else
+            val = ig_materialize(g, args[1]->loc, v.c, et);
     } else {
         val = ig_to_ir(g, args[1]->loc, v, ir_type_void());
         if (val == IR_NO_VALUE)
@@ -320,14 +322,6 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
             return ig_error(g, args[1]->loc, "sl.store cannot store a %s; use "
                                              "sl.store_segment(pointer, segment, value)",
                             ig_type_name(vt, b1));
-        if (vt.dtype != et.dtype) {
-            char origin[512];
-            ig_store_origin(g, val, ptr, origin, sizeof origin);
-            return ig_error(g, args[1]->loc, "cannot store %s values through a pointer to %s%s; "
-                                             "convert with .to(sl.%s)",
-                            ir_dtypes[vt.dtype].py, ir_dtypes[et.dtype].py, origin,
-                            ir_dtypes[et.dtype].py);
-        }
         if (vt.kind == TY_TILE && pt.kind != TY_TILE)
             return ig_error(g, args[1]->loc, "cannot store a %s through a single pointer; "
                                              "offset the pointer by a tile first",
@@ -335,6 +329,9 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
         if (vt.kind == TY_TILE && vt.len != pt.len)
             return ig_error(g, args[1]->loc, "shape mismatch: storing a %s through a %s",
                             ig_type_name(vt, b1), ig_type_name(pt, b2));
+        /* values of another dtype convert to the pointee's as .to() does (Triton's store) */
+        if (vt.dtype != et.dtype)
+            val = ig_cast(g, args[1]->loc, val, et.dtype);
     }
     if (val == IR_NO_VALUE)
         return (gval){0};

@@ -136,12 +136,6 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
 /* Requires a constant int (e.g. an axis); reports `what` otherwise. */
 bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t *out);
 const char *ig_type_name(ir_type t, char buf[64]);
-/* For a store whose value's dtype is not the pointee's: " (the values are
- * float16 because argument 'x_ptr' is *f16; the pointer comes from argument
- * 'out_ptr', *f32)", naming the kernel arguments the two dtypes come from
- * as far as they can be traced (value may be IR_NO_VALUE); "" when neither
- * can. */
-void ig_store_origin(irgen *g, ir_value value, ir_value ptr, char *out, size_t size);
 
 /* Binary operator on two values (augmented assignment); e gives the location. */
 gval ig_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b);

@@ -260,9 +260,9 @@ static gval lower_segment_length(irgen *g, const ast_expr *call, const ast_expr 
 }
 
 /* The value of sl.store_segment as a segment value of the pointee dtype: a
- * segment value of that dtype (float32 also rounds to a float16/bfloat16
- * pointee, whose loads were computed in float32), or a scalar or literal,
- * broadcast. */
+ * segment value, scalar or literal converted to it as .to() converts (as
+ * Triton's store does; float16/bfloat16 segment values, computed in
+ * float32, round back), scalars and literals broadcast. */
 static ir_value store_value(irgen *g, const ast_expr *a, ir_value ptr)
 {
     ir_dtype pointee = (ir_dtype)ir_value_type(g->m, ptr).dtype;
@@ -272,11 +272,9 @@ static ir_value store_value(irgen *g, const ast_expr *a, ir_value ptr)
         return IR_NO_VALUE;
     ir_type seg = ir_type_segval(pointee);
     if (v.kind == GV_CONST) {
-        if (v.c.kind == CONST_FLOAT && !ir_dtype_is_float(pointee)) {
-            ig_error(g, a->loc, "cannot store a float constant through a pointer to %s",
-                     ir_dtypes[pointee].py);
-            return IR_NO_VALUE;
-        }
+        /* a float literal through an integer pointer converts as .to() does (Triton) */
+        if (v.c.kind == CONST_FLOAT && !ir_dtype_is_float(pointee))
+            return ig_cast(g, a->loc, ig_materialize(g, a->loc, v.c, ir_type_segval(DT_F32)), pointee);
         return ig_materialize(g, a->loc, v.c, seg);
     }
     ir_value x = ig_to_ir(g, a->loc, v, ir_type_void());
@@ -288,15 +286,7 @@ static ir_value store_value(irgen *g, const ast_expr *a, ir_value ptr)
                  ig_type_name(t, buf));
         return IR_NO_VALUE;
     }
-    bool rounds = t.dtype == DT_F32 && (pointee == DT_F16 || pointee == DT_BF16);
-    if (t.dtype != pointee && !rounds) {
-        char origin[512];
-        ig_store_origin(g, x, ptr, origin, sizeof origin);
-        ig_error(g, a->loc, "cannot store %s values through a pointer to %s%s; convert with "
-                            ".to(sl.%s)", ir_dtypes[t.dtype].py, ir_dtypes[pointee].py, origin,
-                 ir_dtypes[pointee].py);
-        return IR_NO_VALUE;
-    }
+    /* values of another dtype convert to the pointee's as .to() does (Triton's store) */
     x = ig_cast(g, a->loc, x, pointee);
     return x == IR_NO_VALUE ? x : ig_broadcast(g, a->loc, x, seg);
 }

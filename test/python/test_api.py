@@ -453,8 +453,8 @@ def test_swage_cli_reports_compile_errors(build_dir):
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     with open(KERNEL_FILE) as f:
-        line = f.read().split("\n").index("    sl.store(out_ptr + offsets, x)") + 1
-    assert result.stderr.startswith("%s:%d:33: error: cannot store float32" % (KERNEL_FILE, line))
+        line = f.read().split("\n").index("    sl.store(out_ptr + offsets, x_ptr)") + 1
+    assert result.stderr.startswith("%s:%d:33: error: cannot store pointers" % (KERNEL_FILE, line))
     assert result.stderr.rstrip().endswith("^")
     assert result.stdout == ""
 

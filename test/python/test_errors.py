@@ -200,10 +200,10 @@ def k_program_id_axis(x_ptr, out_ptr, n):
 # ---- types and shapes ----------------------------------------------------------------------
 
 @sw.jit
-def k_store_float_into_int(x_ptr, out_ptr, BLOCK: sl.constexpr):
+def k_store_pointers(x_ptr, out_ptr, BLOCK: sl.constexpr):
     offs = sl.arange(0, BLOCK)
     v = sl.load(x_ptr + offs)
-    sl.store(out_ptr + offs, v)  # error at col 30: float32
+    sl.store(out_ptr + offs, x_ptr + offs)  # error at col 30: cannot store pointers
 
 
 @sw.jit
@@ -309,7 +309,7 @@ CASES = [
     (k_builtin_unknown_keyword, PTRS, None), (k_dtype_called, PTRS, None),
     (k_unknown_method, {"x_ptr": "*f32", "out_ptr": "*f32"}, BLOCK),
     (k_program_id_axis, PTRS, None),
-    (k_store_float_into_int, {"x_ptr": "*f32", "out_ptr": "*i32"}, BLOCK),
+    (k_store_pointers, {"x_ptr": "*f32", "out_ptr": "*i32"}, BLOCK),
     (k_shape_mismatch, {"x_ptr": "*f32", "out_ptr": "*f32"}, BLOCK),
     (k_arange_runtime_bound, PTRS, None), (k_arange_not_power_of_two, PTRS, None),
     (k_missing_constexpr_annotation, {"x_ptr": "*f32", "out_ptr": "*f32", "BLOCK": "i32"},
@@ -350,12 +350,12 @@ def test_there_are_at_least_thirty_cases():
 
 
 def test_compile_error_from_launch_carries_the_same_location():
-    line, col, _ = expected_location(k_store_float_into_int)
+    line, col, _ = expected_location(k_store_pointers)
     x = np.zeros(64, np.float32)
     out = np.zeros(64, np.int32)
     with pytest.raises(sw.CompileError) as info:
-        k_store_float_into_int.launch(arguments={"x_ptr": x, "out_ptr": out},
-                                      constexprs={"BLOCK": 64}, grid=(1,))
+        k_store_pointers.launch(arguments={"x_ptr": x, "out_ptr": out},
+                                constexprs={"BLOCK": 64}, grid=(1,))
     assert (info.value.lineno, info.value.col) == (line, col)
 
 

@@ -191,38 +191,59 @@ def tile_double(x_ptr, out_ptr, n, BLOCK: sl.constexpr):
 
 
 @sw.jit
+def segment_fill(values_ptr, offsets_ptr, out_ptr):
+    sid = sl.segment_id(0)
+    sl.store_segment(out_ptr, sl.segment(values_ptr, offsets_ptr, sid), 1.5)
+
+
+@sw.jit
 def segment_double(values_ptr, offsets_ptr, out_ptr):
     sid = sl.segment_id(0)
     segment = sl.segment(values_ptr, offsets_ptr, sid)
     sl.store_segment(out_ptr, segment, sl.load_segment(segment) * 2)
 
 
-def test_a_store_names_the_arguments_its_dtypes_come_from():
-    x = np.ones(16, np.float16)
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_a_store_converts_to_the_pointee_as_tritons(executor):
+    """sl.store converts its value to the pointee's dtype as .to() does (as
+    Triton's store does): float16 into float32 exactly, float32 into an
+    integer truncating toward zero and saturating, NaN to 0."""
+    x = np.array([1.5, -2.75, 3e4, -7.0] * 4, np.float16)
     out = np.zeros(16, np.float32)
-    with pytest.raises(sw.CompileError) as info:
-        tile_double.launch(arguments={"x_ptr": x, "out_ptr": out, "n": 16},
-                           constexprs={"BLOCK": 16}, grid=(1,))
-    assert ("cannot store float16 values through a pointer to float32 (the values are float16 "
-            "because argument 'x_ptr' is *f16; the pointer comes from argument 'out_ptr', *f32); "
-            "convert with .to(sl.float32)") in info.value.message
+    tile_double.launch(arguments={"x_ptr": x, "out_ptr": out, "n": 16}, constexprs={"BLOCK": 16},
+                       grid=(1,), executor=executor)
+    np.testing.assert_array_equal(out, (x * np.float16(2)).astype(np.float32))
+    y = np.array([1.75, -1.75, np.nan, 1e10, -1e10, 0.25, -0.0, 127.9] * 2, np.float32)
+    with np.errstate(over="ignore"):
+        halves = list((y[:8] * 2).astype(np.float16))  # 2e10 -> inf
+    for dtype, expected in ((np.int32, [3, -3, 0, 2147483647, -2147483648, 0, 0, 255]),
+                            (np.uint8, [3, 0, 0, 255, 0, 0, 0, 255]),
+                            (np.float16, halves)):
+        out = np.zeros(16, dtype)
+        tile_double.launch(arguments={"x_ptr": y, "out_ptr": out, "n": 16},
+                           constexprs={"BLOCK": 16}, grid=(1,), executor=executor)
+        np.testing.assert_array_equal(out, np.array(expected * 2, dtype), err_msg=dtype.__name__)
 
 
-def test_a_reduction_of_float16_segments_says_it_computes_in_float32():
-    values = np.ones(8, np.float16)
-    with pytest.raises(sw.CompileError) as info:
-        segment_sum.launch(arguments={"values_ptr": values,
-                                      "offsets_ptr": np.array([0, 3, 8], np.int32),
-                                      "out_ptr": np.zeros(2, np.float16)})
-    assert ("the values are float32 because the float16 segment values of argument "
-            "'values_ptr' compute in float32; the pointer comes from argument 'out_ptr', *f16"
-            ) in info.value.message
-    assert "convert with .to(sl.float16)" in info.value.message
-
-
-def test_a_segment_store_names_the_arguments_too():
-    error = _compile_error(segment_double, {"values_ptr": "*i32", "offsets_ptr": "*i64",
-                                            "out_ptr": "*f16"})
-    assert ("cannot store int32 values through a pointer to float16 (the values are int32 "
-            "because argument 'values_ptr' is *i32; the pointer comes from argument "
-            "'out_ptr', *f16)") in error.message
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_a_segment_store_converts_too(executor):
+    """A float16 sum (computed in float32) stores rounded into a float16
+    output; int32 segment values store into float16."""
+    values = np.array([0.1, 0.2, 0.3, 1000.5, 0.25, 3.0, 4.0, 5.0], np.float16)
+    offsets = np.array([0, 3, 8], np.int32)
+    out = np.zeros(2, np.float16)
+    segment_sum.launch(arguments={"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out},
+                       executor=executor)
+    sums = [values[:3].astype(np.float32).sum(), values[3:].astype(np.float32).sum()]
+    np.testing.assert_array_equal(out, np.array(sums, np.float32).astype(np.float16))
+    ints = np.array([1, -2, 3, 40000, 5], np.int32)
+    halves = np.zeros(5, np.float16)
+    segment_double.launch(arguments={"values_ptr": ints, "offsets_ptr": np.array([0, 2, 5], np.int64),
+                                     "out_ptr": halves}, executor=executor)
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(halves, (ints * 2).astype(np.float16))  # 80000 -> inf
+    # a float literal into an integer pointee converts too (1.5 -> 1)
+    offsets_out = np.zeros(8, np.int32)
+    segment_fill.launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                   "out_ptr": offsets_out}, executor=executor)
+    np.testing.assert_array_equal(offsets_out, np.ones(8, np.int32))

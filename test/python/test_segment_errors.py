@@ -208,20 +208,6 @@ def k_store_segment_of_tile(values_ptr, offsets_ptr, out_ptr, n):
     sl.store_segment(out_ptr, seg, sl.zeros(64, sl.float32))  # error at col 36: store_segment, tile of 64
 
 
-@sw.jit
-def k_store_segment_wrong_dtype(values_ptr, offsets_ptr, out_ptr, n):
-    sid = sl.segment_id(0)
-    seg = sl.segment(offsets_ptr, offsets_ptr, sid)
-    sl.store_segment(out_ptr, seg, sl.load_segment(seg))  # error at col 36: int32, float32, .to(sl.float32)
-
-
-@sw.jit
-def k_store_segment_float_into_int(values_ptr, offsets_ptr, out_ptr, n):
-    sid = sl.segment_id(0)
-    seg = sl.segment(values_ptr, offsets_ptr, sid)
-    sl.store_segment(offsets_ptr, seg, 1.5)  # error at col 40: float constant, int32
-
-
 # ---- views are read only by the segment built-ins ------------------------------------
 
 @sw.jit
@@ -276,8 +262,7 @@ CASES = [
     (k_segment_value_as_loop_bound, dict(SEG, values_ptr="*i32")),
     (k_store_of_segment_value, SEG), (k_segment_with_tile, SEG), (k_where_segment_and_tile, SEG),
     (k_gather_by_segment_value, SEG), (k_segment_value_as_mask, SEG),
-    (k_store_segment_of_tile, SEG), (k_store_segment_wrong_dtype, SEG),
-    (k_store_segment_float_into_int, SEG), (k_load_segment_of_pointer, SEG),
+    (k_store_segment_of_tile, SEG), (k_load_segment_of_pointer, SEG),
     (k_sl_load_of_view, SEG), (k_view_arithmetic, SEG), (k_reduce_view, SEG),
     (k_length_of_value, SEG), (k_view_in_for, SEG),
 ]

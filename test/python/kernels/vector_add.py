@@ -21,4 +21,4 @@ def add_kernel(x_ptr, y_ptr, output_ptr, n, BLOCK: sl.constexpr):
 def bad_store_kernel(x_ptr, out_ptr, BLOCK: sl.constexpr):
     offsets = sl.arange(0, BLOCK)
     x = sl.load(x_ptr + offsets)
-    sl.store(out_ptr + offsets, x)
+    sl.store(out_ptr + offsets, x_ptr)
