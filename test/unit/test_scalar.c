@@ -10,23 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
+#include "check.h"
 
 #ifdef __FLT16_MAX__
 __extension__ typedef _Float16 half_t; /* the compiler's own f16, an independent oracle */
 #endif
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                    \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-        }                                                                  \
-    } while (0)
 
 /* Loops over many cases count as one check, reporting the first few
  * mismatches. */
