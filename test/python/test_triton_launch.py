@@ -13,17 +13,8 @@ import pytest
 import swage as sw
 import swage.language as sl
 from swage import _native
+from kernels.vector_add import add_kernel
 from swage_testing import assert_same, run_with_fake_driver
-
-
-@sw.jit
-def add_kernel(x_ptr, y_ptr, output_ptr, n, BLOCK: sl.constexpr):
-    pid = sl.program_id(0)
-    offsets = pid * BLOCK + sl.arange(0, BLOCK)
-    mask = offsets < n
-    x = sl.load(x_ptr + offsets, mask=mask, other=0.0)
-    y = sl.load(y_ptr + offsets, mask=mask, other=0.0)
-    sl.store(output_ptr + offsets, x + y, mask=mask)
 
 
 @sw.jit
