@@ -305,23 +305,12 @@ static bool check_elem_kind(verifier *v, const ir_op *op, ir_type t)
     return true;
 }
 
-static bool check_binary(verifier *v, const ir_op *op)
-{
-    char a[64], b[64];
-    ir_type x = operand_type(v, op, 0), y = operand_type(v, op, 1), r = result_type(v, op, 0);
-    if (!ir_type_eq(x, y))
-        return fail(v, op, "'%s' operand types %s and %s differ", name_of(op), TY(x, a), TY(y, b));
-    if (!ir_type_eq(r, x))
-        return fail(v, op, "'%s' result type %s does not match its operand type %s", name_of(op),
-                    TY(r, a), TY(x, b));
-    return check_elem_kind(v, op, x);
-}
-
-static bool check_ternary(verifier *v, const ir_op *op)
+/* An elementwise op of `n` operands (2 or 3): operands and result of one type. */
+static bool check_same_types(verifier *v, const ir_op *op, int n)
 {
     char a[64], b[64];
     ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
-    for (int i = 1; i < 3; i++) {
+    for (int i = 1; i < n; i++) {
         ir_type y = operand_type(v, op, i);
         if (!ir_type_eq(x, y))
             return fail(v, op, "'%s' operand types %s and %s differ", name_of(op), TY(x, a), TY(y, b));
@@ -710,12 +699,10 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_BARRIER: return true;
     default: break;
     }
-    if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 2)
-        return check_binary(v, op);
     if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 1)
         return check_unary(v, op);
-    if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 3)
-        return check_ternary(v, op);
+    if ((flags & F_ELEM) && (ir_ops[op->kind].noperands == 2 || ir_ops[op->kind].noperands == 3))
+        return check_same_types(v, op, ir_ops[op->kind].noperands);
     sw_unreachable(v->d, "no verifier rule for '%s'", name_of(op));
     return false;
 }

@@ -206,6 +206,17 @@ class FakeDriverState(ctypes.Structure):
         ("memset_words", ctypes.c_uint64)]
 
 
+class FakeDeviceArray:
+    """A 1-D __cuda_array_interface__ array at `address` on device 0 (no
+    PyTorch), for launches against the fake driver; `stream` as the
+    interface gives it (None: the default stream)."""
+
+    def __init__(self, address, n, typestr, stream=None):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
+                                         "data": (address, False), "strides": None,
+                                         "stream": stream}
+
+
 def run_with_fake_driver(tmp_path, source, done, defines=()):
     """Runs the Python `source` in a child process whose CUDA driver is the
     fake one (test/python/fake_libcuda.c, built here into tmp_path with the

@@ -250,12 +250,7 @@ state = State.in_dll(driver, "fake_state")
 _native.pointer_device = lambda address: 0   # the fake driver has no pointer attributes
 assert _native.cuda_unavailable_reason() is None
 
-class Device:
-    """A __cuda_array_interface__ array (no PyTorch): offsets are read through the driver."""
-    def __init__(self, address, n, typestr):
-        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
-                                         "data": (address, False), "strides": None,
-                                         "stream": None}
+from swage_testing import FakeDeviceArray as Device  # offsets are read through the driver
 
 def params(count):
     return [state.params[i] for i in range(count)]

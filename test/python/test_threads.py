@@ -22,6 +22,16 @@ def affine_kernel(x_ptr, out_ptr, n, SCALE: sl.constexpr, BLOCK: sl.constexpr):
     sl.store(out_ptr + offsets, x * SCALE + offsets, mask=mask)
 
 
+def run_workers(worker):
+    """worker(i) on THREADS threads at once; each must finish within 300 s."""
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "a worker thread hung"
+
+
 def test_threads_compile_and_launch_concurrently(rng):
     seeds = rng.integers(0, 1 << 62, THREADS)
     start = threading.Barrier(THREADS)
@@ -52,12 +62,7 @@ def test_threads_compile_and_launch_concurrently(rng):
         except Exception as e:  # reported below with the seed
             failures.append("thread %d: %r" % (index, e))
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert not any(t.is_alive() for t in threads), "a worker thread hung"
+    run_workers(worker)
     assert not failures, "seed %d:\n%s" % (rng.seed, "\n".join(failures))
     assert len(handles) == THREADS and len(set(handles.values())) == THREADS
 
@@ -79,11 +84,7 @@ def test_threads_racing_on_one_specialisation_share_one_kernel(rng):
         results[index] = (affine_kernel._compile("x_ptr=*i32,out_ptr=*i32,n=i32",
                                                  "SCALE=7,BLOCK=8"), out)
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
+    run_workers(worker)
     assert all(r is not None for r in results)
     assert len({handle for handle, _ in results}) == 1
     expected = x * 7 + np.arange(100, dtype=np.int32)
@@ -144,12 +145,7 @@ def test_threads_share_one_segment_program_in_every_form(rng):
         except Exception as e:  # reported below with the seed
             failures.append("thread %d: %r" % (index, e))
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    assert not any(t.is_alive() for t in threads), "a worker thread hung"
+    run_workers(worker)
     assert not failures, "seed %d:\n%s" % (rng.seed, "\n".join(failures))
     assert all(texts[i] == texts[0] for i in range(THREADS)), "threads got different texts"
 
@@ -166,12 +162,7 @@ state = State.in_dll(driver, "fake_state")
 _native.pointer_device = lambda address: 0   # the fake driver has no pointer attributes
 assert _native.cuda_unavailable_reason() is None
 
-class Device:
-    """A __cuda_array_interface__ array on device 0."""
-    def __init__(self, address, n, typestr):
-        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
-                                         "data": (address, False), "strides": None,
-                                         "stream": None}
+from swage_testing import FakeDeviceArray as Device
 
 args = {"values_ptr": Device(0x10000, 3000, "<f4"), "offsets_ptr": Device(0x20000, 41, "<i8"),
         "out_ptr": Device(0x30000, 3000, "<f4")}

@@ -614,11 +614,10 @@ assert seen[0][0] == [2, 1, 1] and seen[1][0] == [4, 1, 1] and seen[0][2] == 0x5
 assert seen[0][3] == [0x1000, 0x2000, 0x3000] and (seen[0][4], seen[1][4]) == (100, 200)
 
 # a segment program: kernel[()] launches the schedule's kernels as launch() does
-class Device:
-    def __init__(self, address, n, typestr):
-        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "version": 3,
-                                         "data": (address, False), "strides": None,
-                                         "stream": 7}
+from swage_testing import FakeDeviceArray
+
+def Device(address, n, typestr):
+    return FakeDeviceArray(address, n, typestr, stream=7)
 state.nparams_recorded = 0
 args = [Device(0x10000, 3000, "<f4"), Device(0x20000, 8, "<i8"), Device(0x30000, 7, "<f4")]
 launches = state.launches
