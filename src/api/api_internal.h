@@ -134,8 +134,11 @@ const kernel_launch *api_launch_find(const kernel_variant *v, int device, int fu
 const kernel_launch *api_launch_record(swage_kernel *k, kernel_variant *v, int device, int func, diag *d);
 bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swage_arg *a,
                   unsigned char *out, diag *d);
+/* Launches l with its packed parameters; `dependent`: as a programmatic
+ * dependent launch (cuda_function_launch_dependent), for the segment task
+ * kernels, which wait for the work before them. */
 bool api_launch_packed(const kernel_launch *l, void *stream, const int64_t grid[3], unsigned char *params,
-                       diag *d);
+                       bool dependent, diag *d);
 
 swage_status api_status_of(diag_kind kind);
 /* Converts a failed diag into *error (when error is non-NULL), clears d,

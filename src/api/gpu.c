@@ -432,7 +432,7 @@ bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swa
 
 /* Launches l with its parameters packed at `params` (aligned for them). */
 bool api_launch_packed(const kernel_launch *l, void *stream, const int64_t grid[3], unsigned char *params,
-                       diag *d)
+                       bool dependent, diag *d)
 {
     void *inline_values[INLINE_PARAMS];
     void **values = l->nparams > INLINE_PARAMS ? malloc(sizeof(void *) * (size_t)l->nparams)
@@ -443,8 +443,8 @@ bool api_launch_packed(const kernel_launch *l, void *stream, const int64_t grid[
     }
     for (int i = 0; i < l->nparams; i++)
         values[i] = params + l->params[i].offset;
-    bool ok = cuda_function_launch(l->function, l->block_threads, 0, stream, grid,
-                                   l->nparams ? values : NULL, l->nparams, d);
+    bool ok = (dependent ? cuda_function_launch_dependent : cuda_function_launch)(
+        l->function, l->block_threads, 0, stream, grid, l->nparams ? values : NULL, l->nparams, d);
     if (values != inline_values)
         free(values);
     return ok;
@@ -484,7 +484,7 @@ SWAGE_API swage_status swageKernelLaunchCuda(const swage_kernel *k, int device, 
         diag_error(&d, DIAG_NOMEM, "out of memory");
     for (int i = 0; ok && i < nargs; i++)
         ok = api_pack_arg(k, i, &l->params[i], &args[i], params + l->params[i].offset, &d);
-    ok = ok && api_launch_packed(l, stream, grid, params, &d);
+    ok = ok && api_launch_packed(l, stream, grid, params, false, &d);
     if (params != inline_params)
         free(params);
     return ok ? SWAGE_OK : api_fail(error, &d);
@@ -583,7 +583,7 @@ SWAGE_API swage_status swageKernelLaunchCudaPacked(const void *launch, swage_err
         return fail_keeping(error, &d);
     }
     memcpy(params, (const unsigned char *)launch + sizeof h, l->params_size);
-    bool ok = api_launch_packed(l, h.stream, grid, params, &d);
+    bool ok = api_launch_packed(l, h.stream, grid, params, false, &d);
     if (params != inline_params)
         free(params);
     return ok ? SWAGE_OK : fail_keeping(error, &d);

@@ -144,7 +144,8 @@ SWAGE_API swage_status swageKernelSegmentScratchBytes(const swage_kernel *k, int
 /* Packs and launches one of the plan's kernels. */
 static bool cuda_launch_task(const swage_kernel *k, const plan_info *info, const plan_runtime *rt,
                              const kernel_launch *l, void *stream, int64_t grid, const swage_arg *args,
-                             uint64_t scratch, const int64_t *numel, int64_t segments, bool check, diag *d)
+                             uint64_t scratch, const int64_t *numel, int64_t segments, bool check,
+                             bool dependent, diag *d)
 {
     enum { INLINE = 2048 };
     _Alignas(16) unsigned char inline_params[INLINE];
@@ -173,7 +174,7 @@ static bool cuda_launch_task(const swage_kernel *k, const plan_info *info, const
         }
     }
     int64_t g[3] = {grid, 1, 1};
-    ok = ok && api_launch_packed(l, stream, g, params, d);
+    ok = ok && api_launch_packed(l, stream, g, params, dependent, d);
     if (params != inline_params)
         free(params);
     return ok;
@@ -211,8 +212,11 @@ SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int 
     bool ok = !needs_scratch || cuda_memset32_async(device, stream, scratch, 0, rt.zero_bytes / 4, &d);
     for (int i = 0; ok && i < rt.nlaunches; i++) {
         const plan_launch *pl = &rt.launches[i];
+        /* the direct kernel first, plainly; the persistent ones after it as
+         * programmatic dependent launches (their PTX waits for it first) */
         ok = cuda_launch_task(k, v->plan, &rt, records[pl->kernel], stream, pl->grid, args,
-                              needs_scratch ? scratch : 0, numel, segments, check != 0, &d);
+                              needs_scratch ? scratch : 0, numel, segments, check != 0,
+                              i > 0 && v->plan->kernels[pl->kernel].kind != PLAN_KERNEL_DIRECT, &d);
     }
     if (ok && check) {
         int32_t flag = 0;

@@ -374,8 +374,9 @@ static int64_t stream_max(const planner *pl, overflow over, plan_shape shape, bo
     int32_t block = plan_shape_block(shape);
     if (over != OVERFLOW_STREAM_THEN_LISTS)
         return block;
-    if (streamer) /* what a warp of its threads streams */
-        return (int64_t)32 * shape.slots * DIRECT_STREAM_TILES;
+    if (streamer) /* what a warp of its threads streams, the lengths up to that whatever
+                     their alignment (the span counts from the first tile's start) */
+        return (int64_t)32 * shape.slots * DIRECT_STREAM_TILES + block;
     if (shape.group >= 32)
         return (int64_t)block * DIRECT_STREAM_TILES;
     return pl->p.nstages > 1 ? block : (int64_t)block * SUBWARP_STREAM_TILES;

@@ -58,6 +58,29 @@ enum { DEFAULT_DYNAMIC_SMEM = 48 * 1024 }; /* what a launch may use without opti
  * so on; the unversioned cuLaunchKernel and cuStreamSynchronize are the
  * legacy-default-stream variants (not the _ptsz ones), which is what a
  * NULL stream must mean here, as in PyTorch. */
+/* cuLaunchKernelEx's CUlaunchConfig and CUlaunchAttribute, as cuda.h lays
+ * them out (test_cuda_runtime checks the layout against cuda.h where the
+ * toolkit is installed). */
+enum { CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
+typedef struct launch_attribute {
+    int id;
+    char pad[4];
+    union {
+        char pad[64];
+        int programmatic_stream_serialization_allowed;
+        void *align; /* the union holds pointers in cuda.h */
+    } value;
+} launch_attribute;
+typedef struct launch_config {
+    unsigned grid[3], block[3], smem;
+    CUstream stream;
+    launch_attribute *attrs;
+    unsigned nattrs;
+} launch_config;
+_Static_assert(sizeof(launch_attribute) == 72, "CUlaunchAttribute is 72 bytes");
+_Static_assert(offsetof(launch_config, stream) == 32 && offsetof(launch_config, nattrs) == 48 &&
+               sizeof(launch_config) == 56, "CUlaunchConfig's layout");
+
 typedef struct driver_api {
     CUresult (*Init)(unsigned int flags);
     CUresult (*DeviceGetCount)(int *count);
@@ -91,6 +114,9 @@ typedef struct driver_api {
     CUresult (*MemsetD32Async)(CUdeviceptr dst, unsigned int value, size_t count, CUstream stream);
     CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f, int threads,
                                                            size_t dynamic_smem);
+    /* optional (CUDA 12+): launches with attributes (programmatic dependent launches) */
+    CUresult (*LaunchKernelEx)(const struct launch_config *config, CUfunction f, void **params,
+                               void **extra);
 } driver_api;
 
 typedef struct symbol {
@@ -127,6 +153,7 @@ static const symbol symbols[] = {
     OPTIONAL_SYM(FuncGetParamCount, "cuFuncGetParamCount"),
     OPTIONAL_SYM(MemsetD32Async, "cuMemsetD32Async"),
     OPTIONAL_SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
+    OPTIONAL_SYM(LaunchKernelEx, "cuLaunchKernelEx"),
 };
 #undef SYM
 #undef OPTIONAL_SYM
@@ -266,8 +293,14 @@ static bool fail_cu(diag *d, CUresult r, const char *call, const char *extra, co
 
 /* ---- loading the driver ---------------------------------------------------------- */
 
+/* Whether launches may be programmatic dependent launches: yes unless
+ * $SWAGE_PDL is 0 (read once, when the driver loads). */
+static bool pdl_allowed = true;
+
 static void driver_load(void)
 {
+    const char *pdl = getenv("SWAGE_PDL");
+    pdl_allowed = !(pdl && strcmp(pdl, "0") == 0);
     const char *env = getenv("SWAGE_LIBCUDA");
     driver_path = env && *env ? env : "libcuda.so.1";
     void *lib = dlopen(driver_path, RTLD_NOW | RTLD_LOCAL);
@@ -655,9 +688,8 @@ static bool allow_smem(const cuda_function *f, unsigned smem_bytes, diag *d)
     return ok;
 }
 
-bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsigned smem_bytes,
-                          void *stream, const int64_t grid[3], void **params, int nparams,
-                          diag *d)
+static bool launch(const cuda_function *f, unsigned block_threads, unsigned smem_bytes, void *stream,
+                   const int64_t grid[3], void **params, int nparams, bool dependent, diag *d)
 {
     if (!f || nparams < 0 || (nparams > 0 && !params)) {
         diag_error(d, DIAG_INTERNAL, "internal error: cuda_function_launch needs a function and "
@@ -687,16 +719,43 @@ bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsign
                                                  memory_order_acquire) ||
               allow_smem(f, smem_bytes, d);
     if (ok) {
-        CUresult r = cu.LaunchKernel(f->function, (unsigned)grid[0], (unsigned)grid[1],
-                                     (unsigned)grid[2], block_threads, 1, 1, smem_bytes,
-                                     (CUstream)stream, nparams ? params : NULL, NULL);
+        CUresult r;
+        const char *call = "cuLaunchKernel";
+        if (dependent && pdl_allowed && cu.LaunchKernelEx && f->dev.sm >= 90) {
+            launch_attribute attr;
+            memset(&attr, 0, sizeof attr);
+            attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            attr.value.programmatic_stream_serialization_allowed = 1;
+            launch_config config = {{(unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2]},
+                                    {block_threads, 1, 1}, smem_bytes, (CUstream)stream, &attr, 1};
+            call = "cuLaunchKernelEx";
+            r = cu.LaunchKernelEx(&config, f->function, nparams ? params : NULL, NULL);
+        } else {
+            r = cu.LaunchKernel(f->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                block_threads, 1, 1, smem_bytes, (CUstream)stream,
+                                nparams ? params : NULL, NULL);
+        }
         if (r != CUDA_SUCCESS)
-            ok = fail_cu(d, r, "cuLaunchKernel", NULL,
+            ok = fail_cu(d, r, call, NULL,
                          "launching %s (grid %lld x %lld x %lld, %u threads per CTA, device %d)",
                          f->entry, (long long)grid[0], (long long)grid[1], (long long)grid[2],
                          block_threads, f->device);
     }
     return (!pushed || pop(f->device, d)) && ok;
+}
+
+bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsigned smem_bytes,
+                          void *stream, const int64_t grid[3], void **params, int nparams,
+                          diag *d)
+{
+    return launch(f, block_threads, smem_bytes, stream, grid, params, nparams, false, d);
+}
+
+bool cuda_function_launch_dependent(const cuda_function *f, unsigned block_threads,
+                                    unsigned smem_bytes, void *stream, const int64_t grid[3],
+                                    void **params, int nparams, diag *d)
+{
+    return launch(f, block_threads, smem_bytes, stream, grid, params, nparams, true, d);
 }
 
 int cuda_function_ctas_per_sm(const cuda_function *f, unsigned block_threads, unsigned smem_bytes)

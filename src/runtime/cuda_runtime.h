@@ -73,6 +73,19 @@ bool cuda_function_launch(const cuda_function *f, unsigned block_threads, unsign
                           void *stream, const int64_t grid[3], void **params, int nparams,
                           diag *d);
 
+/* cuda_function_launch as a programmatic dependent launch (CUDA 12's
+ * CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, on compute
+ * capability 9.0 and newer): the driver may start the kernel's CTAs before
+ * the kernel before it on the stream has finished, once every CTA of that
+ * one has run griddepcontrol.launch_dependents (or exited), so the kernel
+ * must run griddepcontrol.wait before it reads anything earlier work
+ * writes. Swage's segment task kernels begin so (docs/schedules.md). A
+ * plain launch where the driver has no cuLaunchKernelEx, on older devices,
+ * or when $SWAGE_PDL is 0. */
+bool cuda_function_launch_dependent(const cuda_function *f, unsigned block_threads,
+                                    unsigned smem_bytes, void *stream, const int64_t grid[3],
+                                    void **params, int nparams, diag *d);
+
 /* How many CTAs of f fit on one multiprocessor at once (the driver's
  * occupancy calculator; 1 when it cannot tell). For persistent grids. */
 int cuda_function_ctas_per_sm(const cuda_function *f, unsigned block_threads, unsigned smem_bytes);

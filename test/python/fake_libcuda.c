@@ -28,6 +28,8 @@ struct fake_state {
     CUresult launch_result; /* what cuLaunchKernel returns (0: success) */
     long memsets;           /* cuMemsetD32Async calls */
     uint64_t memset_words;  /* the last one's word count */
+    long launches_ex;       /* of the launches, those through cuLaunchKernelEx */
+    long programmatic;      /* of those, with programmatic stream serialization allowed */
 };
 struct fake_state fake_state;
 
@@ -125,6 +127,33 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
         memcpy(&fake_state.params[i], params[i], 8);
     return 0;
 }
+
+/* cuLaunchKernelEx's CUlaunchConfig and CUlaunchAttribute, as cuda.h lays them out */
+struct fake_attribute {
+    int id;
+    char pad[4];
+    union { char pad[64]; int value; void *align; } value;
+};
+struct fake_config {
+    unsigned grid[3], block[3], smem;
+    void *stream;
+    struct fake_attribute *attrs;
+    unsigned nattrs;
+};
+
+#ifndef FAKE_NO_LAUNCH_EX
+CUresult cuLaunchKernelEx(const struct fake_config *config, void *f, void **params, void **extra)
+{
+    CUresult r = cuLaunchKernel(f, config->grid[0], config->grid[1], config->grid[2], config->block[0],
+                                config->block[1], config->block[2], config->smem, config->stream,
+                                params, extra);
+    fake_state.launches_ex++;
+    for (unsigned i = 0; i < config->nattrs; i++)
+        if (config->attrs[i].id == 6 && config->attrs[i].value.value == 1) /* programmatic */
+            fake_state.programmatic++;
+    return r;
+}
+#endif
 
 CUresult cuMemsetD32Async(unsigned long long dst, unsigned value, size_t count, void *stream)
 {

@@ -203,7 +203,8 @@ class FakeDriverState(ctypes.Structure):
         ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
         ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
         ("launch_result", ctypes.c_int), ("memsets", ctypes.c_long),
-        ("memset_words", ctypes.c_uint64)]
+        ("memset_words", ctypes.c_uint64), ("launches_ex", ctypes.c_long),
+        ("programmatic", ctypes.c_long)]
 
 
 class FakeDeviceArray:

@@ -585,6 +585,7 @@ def params(count):
 state.nparams_recorded = 4     # add_kernel's parameters
 add(1, 100)                      # the general path: loads the module on device 1
 assert (state.launches, state.module_loads, state.pushes, state.pops) == (1, 1, 2, 2)
+assert state.launches_ex == 0    # a plain kernel is never a programmatic dependent launch
 assert list(state.grid) == [2, 1, 1] and state.block[0] >= 1 and state.smem == 0
 assert state.stream == 0x5001 and state.context == ctx[1].value
 assert params(3) == [0x1000, 0x2000, 0x3000] and params(4)[3] & 0xFFFFFFFF == 100

@@ -200,7 +200,7 @@ def test_plan_reports_every_segment_once(rng):
     # a warp streams up to 16 tiles, whatever the stages (the streamer: the
     # mean is past every direct tile)
     ("segmented_softmax", "medium-uniform", "segmented_softmax__direct_warp128_stream, 32 threads per segment, "
-                                            "on one tile up to 128, streamed up to 2048; longer segments "
+                                            "on one tile up to 128, streamed up to 2176; longer segments "
                                             "go to lists"),
 ])
 def test_direct_tasks_stream_what_their_group_can(rng, example, distribution, direct):

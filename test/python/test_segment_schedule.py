@@ -277,6 +277,16 @@ t.segment_sum.launch(arguments=args, unsafe=True, schedule="cta")
 assert state.launches == launches + 4
 assert list(state.grid) == [7, 1, 1] and list(state.block) == [256, 1, 1]
 
+# The task kernels after the direct one (here the lists, 2 of 3) are
+# programmatic dependent launches on this compute capability 9.0 device,
+# unless $SWAGE_PDL is 0 or the driver has no cuLaunchKernelEx (a plain
+# kernel never is: test_gpu_api.py).
+EXPECT_PDL = os.environ.get("SWAGE_PDL") != "0" and hasattr(driver, "cuLaunchKernelEx")
+launches, ex, programmatic = state.launches, state.launches_ex, state.programmatic
+t.segment_sum.launch(arguments=args, unsafe=True)
+assert state.launches == launches + 3
+assert (state.launches_ex - ex, state.programmatic - programmatic) == ((2, 2) if EXPECT_PDL else (0, 0))
+
 # Two counts, in parameter order: the values read and the buffer stored to.
 state.nparams_recorded = 5
 t.segment_copy.launch(arguments={"values_ptr": Device(0x10000, 3000, "<f4"),
@@ -307,13 +317,17 @@ print("fake driver segment checks passed")
 '''
 
 
-def test_cuda_launch_path_against_a_fake_driver(tmp_path):
+@pytest.mark.parametrize("pdl, defines", [("1", ()), ("0", ()), ("1", ("FAKE_NO_LAUNCH_EX",))])
+def test_cuda_launch_path_against_a_fake_driver(tmp_path, monkeypatch, pdl, defines):
     """A segment program's CUDA launch: the schedule's kernels in order with
     their grids, the hidden element counts after the arguments, the scratch
     cleared once, the offsets check's flag read through the driver, the C
-    API's grid checks (test/python/fake_libcuda.c stands in for the
-    driver)."""
-    run_with_fake_driver(tmp_path, FAKE_DRIVER_CHILD, "fake driver segment checks passed")
+    API's grid checks, programmatic dependent launches unless $SWAGE_PDL is
+    0 or the driver lacks cuLaunchKernelEx (test/python/fake_libcuda.c
+    stands in for the driver)."""
+    monkeypatch.setenv("SWAGE_PDL", pdl)
+    run_with_fake_driver(tmp_path, FAKE_DRIVER_CHILD, "fake driver segment checks passed",
+                         defines=defines)
 
 
 # ---- the warm segment launch (PyTorch tensors), against the fake driver and a fake torch -------
@@ -392,6 +406,13 @@ assert state.stream == 0xABC
 k.launch(arguments=args(values=5000))
 k.launch(arguments=args(), schedule="cta", unsafe=True)
 assert list(state.grid) == [7, 1, 1] and list(state.block) == [256, 1, 1]
+
+# The warm path's task kernels are programmatic dependent launches too.
+EXPECT_PDL = os.environ.get("SWAGE_PDL") != "0" and hasattr(driver, "cuLaunchKernelEx")
+launches, ex, programmatic = state.launches, state.launches_ex, state.programmatic
+k.launch(arguments=args(), unsafe=True)
+assert state.launches == launches + 3
+assert (state.launches_ex - ex, state.programmatic - programmatic) == ((2, 2) if EXPECT_PDL else (0, 0))
 k.launch(arguments=args(segments=70000, values=1 << 22), unsafe=True)
 assert state.params[3] == 1 << 22
 assert allocated[-1] > allocated[-2], allocated[-3:]

@@ -530,6 +530,18 @@ static bool emit_function(ptx_emitter *e, const ir_op *func, const ptx_target *t
         e->smem_base = ptx_new_reg(e, RC_B32);
     }
     const ir_block *body = ir_func_body(func);
+    const ir_attr *task = ir_attr_get(func, "sw.task");
+    if (task && task->kind == ATTR_STR && strcmp(task->s, "direct") != 0 && e->sm >= 90) {
+        /* A persistent segment task kernel (lists, split stages) is
+         * launched as a programmatic dependent launch (docs/schedules.md):
+         * it waits for the grid before it on the stream before touching
+         * memory, and lets the next one start its CTAs as soon as all of
+         * its own have started. The direct kernels, a CTA per few
+         * segments, are launched plainly: the two instructions cost their
+         * hundreds of thousands of CTAs more than the launch they save. */
+        ptx_line(e, "griddepcontrol.wait;");
+        ptx_line(e, "griddepcontrol.launch_dependents;");
+    }
     emit_param_loads(e, name, body, &e->params);
     if (e->smem_bytes > 0) {
         char r[16];

@@ -55,12 +55,14 @@
 // CHECK-SAME:    sw.stream_max = 2048 : i32
 // The streamer, for means past every tile (most segments span several
 // tiles): for a one-stage program the widest sub-warp shape again,
-// streaming what a warp would (16 warp tiles), the tiles inside a segment
-// unmasked, two at a time; the others mask every tile they stream.
+// streaming what a warp would (16 warp tiles) from the start of its first
+// tile, so any segment of up to 2048 elements (the span counts from the
+// segment's start rounded down to a tile: 2048 + 64), the tiles inside a
+// segment unmasked, two at a time; the others mask every tile they stream.
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp64_stream(
 // CHECK-SAME:    sw.program_threads = 16 : i32
 // CHECK-SAME:    sw.stream_form = "pairs"
-// CHECK-SAME:    sw.stream_max = 2048 : i32
+// CHECK-SAME:    sw.stream_max = 2112 : i32
 // A list section: persistent, tasks t = program, program + programs, ... of list c.
 // CHECK-LABEL: func.func @segmented_sum__list0_subwarp4(
 // CHECK-SAME:    sw.list = 0 : i32
