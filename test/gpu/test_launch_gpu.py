@@ -143,3 +143,27 @@ def test_a_kernel_error_is_reported_with_the_kernel_name_not_a_crash():
     launch_add(torch.ones(4, device="cuda"), torch.ones(4, device="cuda"), out, 4)
     torch.cuda.synchronize()
     assert out.tolist() == [2.0, 2.0, 2.0, 2.0]
+
+
+@sw.jit(cache_size=2)
+def scale_by(x_ptr, out_ptr, n, FACTOR: sl.constexpr, BLOCK: sl.constexpr = 256):
+    offsets = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    mask = offsets < n
+    sl.store(out_ptr + offsets, sl.load(x_ptr + offsets, mask=mask) * FACTOR, mask=mask)
+
+
+def test_evicted_specialisations_run_their_own_code_when_compiled_again():
+    """With room for two specialisations, ten constexpr values taken in turn,
+    three times over, evict one another on every launch: each compiled
+    again must run its own PTX (the CUDA module cache is keyed by the text,
+    not by a freed kernel's address), with the GPU's answer each time."""
+    n = 1000
+    x = torch.arange(n, dtype=torch.float32, device="cuda")
+    out = torch.empty_like(x)
+    for sweep in range(3):
+        for factor in range(10):
+            out.fill_(float("nan"))
+            scale_by.launch(arguments={"x_ptr": x, "out_ptr": out, "n": n},
+                            constexprs={"FACTOR": factor}, grid=((n + 255) // 256,))
+            assert torch.equal(out, x * factor), (sweep, factor)
+    assert len(scale_by._cache) <= 2
