@@ -19,6 +19,7 @@ __all__ = [
     "load_segment", "store_segment", "segment_length", "prod",
     "cdiv", "clamp", "fma", "erf", "umulhi", "sqrt_rn", "div_rn", "fdiv", "math",
     "PropagateNan", "multiple_of", "max_contiguous", "max_constancy", "assume", "range",
+    "randint", "rand", "randn",
 ]
 
 
@@ -191,6 +192,9 @@ multiple_of = _kernel_only("multiple_of")
 max_contiguous = _kernel_only("max_contiguous")
 max_constancy = _kernel_only("max_constancy")
 assume = _kernel_only("assume")
+randint = _kernel_only("randint")
+rand = _kernel_only("rand")
+randn = _kernel_only("randn")
 
 
 class PropagateNan:

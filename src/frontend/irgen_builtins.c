@@ -758,6 +758,11 @@ static gval lower_assume(irgen *g, const ast_expr *call, const builtin *b, const
     return (gval){.kind = GV_NONE};
 }
 
+static gval lower_random(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return ig_lower_random(g, call, b->name, args);
+}
+
 static const builtin builtins[] = {
     {"program_id", lower_grid_query, 1, 1, {"axis"}, IR_PROGRAM_ID, NULL, 0},
     {"num_programs", lower_grid_query, 1, 1, {"axis"}, IR_NUM_PROGRAMS, NULL, 0},
@@ -788,6 +793,9 @@ static const builtin builtins[] = {
     {"fma", lower_fma, 3, 3, {"x", "y", "z"}, IR_FMA, NULL, 0},
     {"umulhi", lower_umulhi, 2, 2, {"x", "y"}, IR_UMULHI, NULL, 0},
     {"cdiv", lower_cdiv, 2, 2, {"x", "div"}, IR_OP_COUNT, NULL, 0},
+    {"randint", lower_random, 2, 3, {"seed", "offset", "n_rounds"}, IR_OP_COUNT, NULL, 0},
+    {"rand", lower_random, 2, 3, {"seed", "offset", "n_rounds"}, IR_OP_COUNT, NULL, 0},
+    {"randn", lower_random, 2, 3, {"seed", "offset", "n_rounds"}, IR_OP_COUNT, NULL, 0},
     {"clamp", lower_clamp, 3, 4, {"x", "min", "max", "propagate_nan"}, IR_OP_COUNT, NULL, 0},
     {"multiple_of", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
     {"max_contiguous", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},

@@ -157,6 +157,9 @@ gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const 
 
 /* Built-ins (irgen_builtins.c): `sl.<name>(...)`, `x.to(...)`. */
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);
+/* sl.randint, sl.rand, sl.randn (irgen_random.c): args are seed, offset,
+ * n_rounds (NULL when not given). */
+gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);
 /* `sl.math.<name>(...)`: the built-ins Triton's language.math has. */
 gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name);
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method);

@@ -1,0 +1,71 @@
+"""sl.randint / sl.rand / sl.randn on the GPU: the NumPy Philox reference of
+test/python/test_random.py, and Triton's own tl.randint / tl.rand /
+tl.randn side by side (the same seed and offsets give the same stream:
+randint and rand bit for bit, randn to float32 rounding of log and cos).
+"""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
+
+import test_random as cpu  # noqa: E402  (test/python: the kernels and the reference)
+
+BLOCK = cpu.BLOCK
+KINDS = [("randint", cpu.k_randint, torch.int32), ("rand", cpu.k_rand, torch.float32),
+         ("randn", cpu.k_randn, torch.float32)]
+
+
+def swage_stream(kernel, dtype, seed, n):
+    out = torch.zeros(n, dtype=dtype, device="cuda")
+    kernel.launch(arguments={"out_ptr": out, "seed": seed, "n": n}, constexprs={"BLOCK": BLOCK},
+                  grid=((n + BLOCK - 1) // BLOCK,))
+    torch.cuda.synchronize()
+    return out.cpu().numpy()
+
+
+def compare(kind, got, want):
+    if kind == "randn":
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
+    else:
+        assert np.array_equal(got, want), (got[:8], want[:8])
+
+
+@pytest.mark.parametrize("kind, kernel, dtype", KINDS, ids=[k[0] for k in KINDS])
+@pytest.mark.parametrize("seed", [0, 1234, -7, (1 << 40) + 99])
+def test_gpu_streams_match_the_reference(kind, kernel, dtype, seed):
+    n = 5000
+    compare(kind, swage_stream(kernel, dtype, seed, n), cpu.reference(kind, seed, range(n), 32))
+
+
+def _triton_kernels():
+    triton = pytest.importorskip("triton", reason="Triton is not installed on this machine")
+    import triton.language as tl
+
+    @triton.jit
+    def t_randint(out_ptr, seed, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.randint(seed, offs).to(tl.int32, bitcast=True), mask=offs < n)
+
+    @triton.jit
+    def t_rand(out_ptr, seed, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.rand(seed, offs), mask=offs < n)
+
+    @triton.jit
+    def t_randn(out_ptr, seed, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.randn(seed, offs), mask=offs < n)
+
+    return {"randint": t_randint, "rand": t_rand, "randn": t_randn}
+
+
+@pytest.mark.parametrize("kind, kernel, dtype", KINDS, ids=[k[0] for k in KINDS])
+@pytest.mark.parametrize("seed", [0, 1234, -7, (1 << 40) + 99])
+def test_gpu_streams_are_tritons(kind, kernel, dtype, seed):
+    n = 5000
+    triton_kernel = _triton_kernels()[kind]
+    want = torch.zeros(n, dtype=dtype, device="cuda")
+    triton_kernel[((n + BLOCK - 1) // BLOCK,)](want, seed, n, BLOCK=BLOCK)
+    torch.cuda.synchronize()
+    compare(kind, swage_stream(kernel, dtype, seed, n), want.cpu().numpy())
