@@ -568,6 +568,18 @@ static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
         return ig_error(g, e->loc, "%s", (a.kind == GV_UNDEF ? a : b).note);
     if (a.kind == GV_CONST && b.kind == GV_CONST)
         return fold_const_binop(g, e, op, a.c, b.c);
+    if (a.kind == GV_TUPLE || b.kind == GV_TUPLE) {
+        /* x.shape == (BLOCK,): tuples of compile-time values compare. */
+        bool known = a.kind == GV_TUPLE && b.kind == GV_TUPLE;
+        for (int i = 0; known && i < a.nitems; i++)
+            known = a.items[i].kind == GV_CONST;
+        for (int i = 0; known && i < b.nitems; i++)
+            known = b.items[i].kind == GV_CONST;
+        if (known && (op == OP_EQ || op == OP_NE))
+            return gv_bool(ig_same_gval(a, b) == (op == OP_EQ));
+        return ig_error(g, e->loc, "'%s' cannot be applied to a tuple%s", op_text(op),
+                        op == OP_EQ || op == OP_NE ? " of runtime values" : "");
+    }
     if (op == OP_ADD && is_ptr(g, a))
         return ptr_arith(g, e, a, b, false);
     if (op == OP_ADD && is_ptr(g, b))
