@@ -70,6 +70,19 @@ typedef struct swage_kernel swage_kernel;
  * NUL). Give it when the text comes from a file or another language, where
  * it may hold a NUL byte: such a source is a compile error at that byte,
  * where a C string would silently end there. */
+/* A @sw.jit function the kernel may call: `name` as its calls spell it,
+ * `source` its def (as inspect.getsource returns it), placed in the user's
+ * file like the kernel's source. The Python package passes every function
+ * its kernel can reach (globals of the kernel's module and closure
+ * variables, and theirs). */
+typedef struct swage_function_source {
+    const char *name;
+    const char *source;
+    const char *file_name;  /* NULL: "<kernel>" */
+    int first_line;         /* 0 means 1 */
+    size_t source_length;   /* bytes of source; 0: strlen(source) */
+} swage_function_source;
+
 typedef struct swage_kernel_spec {
     const char *source;
     const char *file_name;  /* NULL: "<kernel>" */
@@ -79,6 +92,11 @@ typedef struct swage_kernel_spec {
     const char *constexprs; /* NULL or "" when there are none */
     int extract;            /* nonzero: source is a whole .py file; find kernel_name in it */
     size_t source_length;   /* bytes of source; 0: strlen(source) */
+    /* The functions the kernel may call (NULL and 0: none). A call's name
+     * is looked up here first; with `extract`, the top-level defs of the
+     * file are callable too. They are part of the cache key. */
+    const swage_function_source *functions;
+    int nfunctions;
 } swage_kernel_spec;
 
 /* Compiles (or finds in the process-wide cache) the specialisation.

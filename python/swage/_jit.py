@@ -37,6 +37,7 @@ import threading
 
 from . import _args
 from . import _native
+from ._native import CompileError
 from . import _offsets
 from . import _suggest
 from . import language as sl
@@ -232,7 +233,7 @@ class JITFunction:
                 return kernel
         # Compile outside the lock: the C library is thread-safe.
         kernel = _native.compile_kernel(self.source, self.file, self.first_line, self.__name__,
-                                        signature, constexprs)
+                                        signature, constexprs, functions=self._functions())
         evicted = []
         with self._lock:
             found = self._cache.get(key)
@@ -245,6 +246,50 @@ class JITFunction:
             if evicted:
                 self._forget_warm(evicted)
         return kernel
+
+    def _named_values(self):
+        """The (name, value) pairs this function's body can reach by a
+        plain name: its module's globals, and its closure variables (which
+        shadow them)."""
+        code = self.fn.__code__
+        found = {}
+        namespace = getattr(self.fn, "__globals__", {})
+        for name in code.co_names:
+            if name in namespace:
+                found[name] = namespace[name]
+        for name, cell in zip(code.co_freevars, self.fn.__closure__ or ()):
+            try:
+                found[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+        return found
+
+    def _functions(self):
+        """(name, source, file, first_line) of every @sw.jit function the
+        kernel can call by name, directly or through the functions it calls
+        (the C frontend inlines them). One name means one function in the
+        whole call tree."""
+        table = {}
+        pending, seen = [self], set()
+        while pending:
+            function = pending.pop()
+            if id(function) in seen:
+                continue
+            seen.add(id(function))
+            for name, value in sorted(function._named_values().items()):
+                if not isinstance(value, JITFunction):
+                    continue
+                known = table.get(name)
+                if known is not None and known[0] is not value:
+                    raise CompileError(
+                        "two different @sw.jit functions are called '%s' in %s's call tree (%s:%d "
+                        "and %s:%d); Swage finds called functions by name, so give them different "
+                        "names" % (name, self.__name__, known[0].file, known[0].first_line,
+                                   value.file, value.first_line))
+                table[name] = (value, function)
+                pending.append(value)
+        return tuple((name, f.source, f.file, f.first_line)
+                     for name, (f, _) in sorted(table.items()))
 
     def _forget_warm(self, evicted):
         """Drops evicted handles from the warm paths' tables (the warm code's

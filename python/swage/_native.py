@@ -51,6 +51,16 @@ class CompileError(Exception):
         self.col = col
 
 
+class FunctionSource(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("source", ctypes.c_char_p),
+        ("file_name", ctypes.c_char_p),
+        ("first_line", ctypes.c_int),
+        ("source_length", ctypes.c_size_t),
+    ]
+
+
 class KernelSpec(ctypes.Structure):
     _fields_ = [
         ("source", ctypes.c_char_p),
@@ -61,6 +71,8 @@ class KernelSpec(ctypes.Structure):
         ("constexprs", ctypes.c_char_p),
         ("extract", ctypes.c_int),
         ("source_length", ctypes.c_size_t),  # all the bytes: a NUL in them is an error
+        ("functions", ctypes.POINTER(FunctionSource)),
+        ("nfunctions", ctypes.c_int),
     ]
 
 
@@ -290,13 +302,19 @@ def cached_kernel_count():
 
 
 def compile_kernel(source, file_name, first_line, kernel_name, signature, constexprs,
-                   extract=False):
+                   extract=False, functions=()):
     """swageKernelCompile; returns the kernel handle, a Kernel (an int) that
-    holds one reference to the C cache's kernel until it is dropped."""
+    holds one reference to the C cache's kernel until it is dropped.
+    `functions`: (name, source, file, first_line) of each @sw.jit function
+    the kernel may call."""
     text = _bytes(source)
+    table = (FunctionSource * max(len(functions), 1))()
+    for i, (name, fsource, ffile, fline) in enumerate(functions):
+        ftext = _bytes(fsource)
+        table[i] = FunctionSource(_bytes(name), ftext, _bytes(ffile), fline, len(ftext))
     spec = KernelSpec(text, _bytes(file_name), first_line, _bytes(kernel_name),
                       _bytes(signature), _bytes(constexprs), 1 if extract else 0,
-                      len(text) if text is not None else 0)
+                      len(text) if text is not None else 0, table, len(functions))
     kernel = _KernelPtr()
     error = _ErrorPtr()
     status = lib.swageKernelCompile(ctypes.byref(spec), ctypes.byref(kernel), ctypes.byref(error))

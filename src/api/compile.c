@@ -48,6 +48,15 @@ static char *spec_key(const swage_kernel_spec *s, size_t *len)
     key_put(&sb, s->signature);
     key_put(&sb, s->constexprs);
     sb_printf(&sb, "%d:%d", s->first_line, s->extract != 0);
+    for (int i = 0; i < s->nfunctions; i++) {
+        const swage_function_source *f = &s->functions[i];
+        size_t n = f->source_length ? f->source_length : strlen(f->source);
+        key_put(&sb, f->name);
+        sb_printf(&sb, "%zu:", n);
+        sb_putn(&sb, f->source, n);
+        key_put(&sb, f->file_name);
+        sb_printf(&sb, "%d;", f->first_line);
+    }
     *len = sb.len;
     if (sb.oom) {
         sb_free(&sb);
@@ -166,6 +175,34 @@ static swage_kernel *compile_fresh(const swage_kernel_spec *spec, diag *d)
     return compile_into(rec, spec, d);
 }
 
+/* The functions the kernel may call, copied into the kernel's arena. */
+static bool function_table(arena *a, const swage_kernel_spec *spec, const source_file *file,
+                           irgen_functions *out, diag *d)
+{
+    int n = spec->nfunctions;
+    const char **names = arena_alloc(a, sizeof(char *) * (size_t)(n + 1));
+    source_file *sources = arena_alloc(a, sizeof(source_file) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        const swage_function_source *f = &spec->functions[i];
+        size_t length = f->source_length ? f->source_length : strlen(f->source);
+        names[i] = arena_strdup(a, f->name);
+        sources[i] = (source_file){
+            .name = arena_strdup(a, f->file_name ? f->file_name : "<kernel>"),
+            .text = arena_strndup(a, f->source, length),
+            .length = length,
+            .first_line = f->first_line > 0 ? f->first_line : 1,
+        };
+        if (!names[i] || !sources[i].name || !sources[i].text) {
+            diag_error(d, DIAG_NOMEM, "out of memory");
+            return false;
+        }
+        if (!check_no_nul(&sources[i], d))
+            return false;
+    }
+    *out = (irgen_functions){.n = n, .names = names, .sources = sources, .file = file};
+    return true;
+}
+
 /* Compiles into k (which owns its arena); frees k and returns NULL on error. */
 static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec, diag *d)
 {
@@ -210,8 +247,11 @@ static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec
     kernel_spec ks;
     if (!spec_parse(a, spec->signature, spec->constexprs, &ks, d))
         goto fail;
+    irgen_functions fns = {0};
+    if (!function_table(a, spec, spec->extract ? &file : NULL, &fns, d))
+        goto fail;
     irgen_result r;
-    if (!irgen_kernel(a, &src, fn, &ks, &r, d))
+    if (!irgen_kernel_calls(a, &src, fn, &ks, &fns, &r, d))
         goto fail;
     k->module = r.module;
     k->name = fn->name;
@@ -245,6 +285,13 @@ SWAGE_API swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_k
     if (!spec || !kernel || !spec->source)
         return api_fail_argument(error, "swageKernelCompile needs a spec with source text and a "
                                         "place for the kernel");
+    if (spec->nfunctions < 0 || (spec->nfunctions > 0 && !spec->functions))
+        return api_fail_argument(error, "swageKernelCompile: nfunctions is %d but functions is %s",
+                                 spec->nfunctions, spec->functions ? "set" : "NULL");
+    for (int i = 0; i < spec->nfunctions; i++)
+        if (!spec->functions[i].name || !spec->functions[i].source)
+            return api_fail_argument(error, "swageKernelCompile: function #%d needs a name and "
+                                            "source text", i);
     *kernel = NULL;
     size_t len;
     char *key = spec_key(spec, &len);

@@ -66,12 +66,16 @@ struct ast_expr {
 };
 
 typedef enum ast_stmt_kind {
-    AST_ASSIGN,    /* target = value (targets: a name; `a = b = c` gives ntargets > 1) */
+    AST_ASSIGN,    /* target = value (targets: a name or a tuple of targets; `a = b = c`
+                      gives ntargets > 1); `name: annotation = value` sets annotation */
     AST_AUGASSIGN, /* target op= value */
     AST_EXPR,      /* value (a call, usually) */
     AST_IF,        /* if cond: body  else: orelse (elif is an AST_IF inside orelse) */
     AST_FOR,       /* for target in iter: body */
-    AST_RETURN,    /* return (value must be NULL; irgen rejects a value) */
+    AST_WHILE,     /* while cond: body */
+    AST_RETURN,    /* return [value] (a tuple when several values are returned) */
+    AST_BREAK,
+    AST_CONTINUE,
     AST_PASS,
 } ast_stmt_kind;
 
@@ -87,8 +91,9 @@ struct ast_stmt {
     int ntargets;
     ast_op op;           /* AUGASSIGN */
     ast_expr *value;     /* ASSIGN/AUGASSIGN/EXPR/RETURN; FOR: the iterable call */
-    ast_expr *cond;      /* IF */
-    ast_block body;      /* IF then, FOR body */
+    ast_expr *cond;      /* IF, WHILE */
+    ast_expr *annotation;/* ASSIGN with an annotation (x: sl.constexpr = 4), else NULL */
+    ast_block body;      /* IF then, FOR and WHILE body */
     ast_block orelse;    /* IF else */
 };
 

@@ -151,6 +151,10 @@ static void dump_stmt(strbuf *out, const ast_stmt *s, int indent)
     switch (s->kind) {
     case AST_ASSIGN:
         sb_puts(out, "(assign");
+        if (s->annotation) {
+            sb_puts(out, " :");
+            dump_expr(out, s->annotation);
+        }
         for (int i = 0; i < s->ntargets; i++) {
             sb_putc(out, ' ');
             dump_expr(out, s->targets[i]);
@@ -198,6 +202,14 @@ static void dump_stmt(strbuf *out, const ast_stmt *s, int indent)
         }
         sb_putc(out, ')');
         return;
+    case AST_WHILE:
+        sb_puts(out, "(while ");
+        dump_expr(out, s->cond);
+        dump_block(out, &s->body, indent + 2);
+        sb_putc(out, ')');
+        return;
+    case AST_BREAK: sb_puts(out, "(break)"); return;
+    case AST_CONTINUE: sb_puts(out, "(continue)"); return;
     case AST_PASS: sb_puts(out, "(pass)"); return;
     }
     sb_puts(out, "(?)");

@@ -45,7 +45,7 @@ ir_op *ig_emit(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands,
                          "use range())", MAX_IR_VALUES);
         return NULL;
     }
-    ir_op *op = ir_op_create(g->m, kind, loc, operands, n, results, nresults, 0);
+    ir_op *op = ir_op_create(g->m, kind, ig_op_loc(g, loc), operands, n, results, nresults, 0);
     ir_block_append(g->block, op);
     return op;
 }
@@ -160,10 +160,18 @@ static int user_line(const irgen *g, src_loc loc)
     return loc.line + (g->src->first_line > 0 ? g->src->first_line - 1 : 0);
 }
 
-static bool same_gval(gval a, gval b)
+bool ig_same_gval(gval a, gval b)
 {
     if (a.kind != b.kind)
         return false;
+    if (a.kind == GV_TUPLE) {
+        if (a.nitems != b.nitems)
+            return false;
+        for (int i = 0; i < a.nitems; i++)
+            if (!ig_same_gval(a.items[i], b.items[i]))
+                return false;
+        return true;
+    }
     if (a.kind == GV_IR)
         return a.v == b.v;
     if (a.kind == GV_CONST)
@@ -174,7 +182,29 @@ static bool same_gval(gval a, gval b)
 
 /* ---- statements --------------------------------------------------------- */
 
-static void lower_block(irgen *g, const ast_block *b, int depth);
+static void lower_block(irgen *g, const ast_block *b);
+static void lower_stmt(irgen *g, const ast_stmt *s);
+
+/* Binds an assignment target (a name, or a tuple of targets) to v. */
+static void bind_target(irgen *g, const ast_expr *t, gval v, const ast_expr *value)
+{
+    if (t->kind == AST_NAME) {
+        env_set(g, &g->scope, t->name, v);
+        return;
+    }
+    if (v.kind != GV_TUPLE) {
+        ig_error(g, value->loc, "cannot unpack this value into %d names: only a tuple (what a "
+                                "@sw.jit function returns, or x.shape) can be unpacked", t->nargs);
+        return;
+    }
+    if (v.nitems != t->nargs) {
+        ig_error(g, value->loc, "cannot unpack a tuple of %d value%s into %d names", v.nitems,
+                 v.nitems == 1 ? "" : "s", t->nargs);
+        return;
+    }
+    for (int i = 0; i < t->nargs && !ig_failed(g); i++)
+        bind_target(g, t->args[i], v.items[i], value);
+}
 
 static void lower_assign(irgen *g, const ast_stmt *s)
 {
@@ -185,8 +215,20 @@ static void lower_assign(irgen *g, const ast_stmt *s)
         ig_error(g, s->value->loc, "%s", v.note);
         return;
     }
-    for (int i = 0; i < s->ntargets; i++)
-        env_set(g, &g->scope, s->targets[i]->name, v);
+    if (s->annotation) {
+        if (!ig_is_constexpr_annotation(s->annotation)) {
+            ig_error(g, s->annotation->loc, "a local variable can only be annotated sl.constexpr "
+                                            "(X: sl.constexpr = 4)");
+            return;
+        }
+        if (v.kind != GV_CONST) {
+            ig_error(g, s->value->loc, "'%s' is annotated sl.constexpr, but its value is not a "
+                                       "compile-time constant", s->targets[0]->name);
+            return;
+        }
+    }
+    for (int i = 0; i < s->ntargets && !ig_failed(g); i++)
+        bind_target(g, s->targets[i], v, s->value);
 }
 
 static void lower_augassign(irgen *g, const ast_stmt *s)
@@ -219,16 +261,16 @@ static ir_value branch_value(irgen *g, ir_block *blk, src_loc loc, gval v, ir_ty
     return r;
 }
 
-/* Type both sides of a merged variable agree on, or a void type after an error. */
-static ir_type merge_type(irgen *g, const ast_stmt *s, const char *name, gval a, gval b)
+/* Type both sides of a merged value agree on, or a void type after an
+ * error; `what` names it ("variable 'x'"). */
+static ir_type merge_type(irgen *g, const ast_stmt *s, const char *what, gval a, gval b)
 {
     char b1[64], b2[64];
     if (a.kind == GV_IR && b.kind == GV_IR) {
         ir_type ta = ig_type(g, a), tb = ig_type(g, b);
         if (!ir_type_eq(ta, tb)) {
-            ig_error(g, s->loc, "variable '%s' is %s after one branch of this if and %s after the "
-                                "other; give it one type in both", name, ig_type_name(ta, b1),
-                     ig_type_name(tb, b2));
+            ig_error(g, s->loc, "%s is %s after one branch of this if and %s after the other; give "
+                                "it one type in both", what, ig_type_name(ta, b1), ig_type_name(tb, b2));
             return ir_type_void();
         }
         return ta;
@@ -237,8 +279,8 @@ static ir_type merge_type(irgen *g, const ast_stmt *s, const char *name, gval a,
         gval ir = a.kind == GV_IR ? a : b, c = a.kind == GV_IR ? b : a;
         ir_type t = ig_type(g, ir);
         if (ir_type_is_ptrlike(t) || (c.c.kind == CONST_FLOAT && !ir_dtype_is_float((ir_dtype)t.dtype))) {
-            ig_error(g, s->loc, "variable '%s' is %s after one branch of this if and a constant "
-                                "after the other", name, ig_type_name(t, b1));
+            ig_error(g, s->loc, "%s is %s after one branch of this if and a constant after the "
+                                "other", what, ig_type_name(t, b1));
             return ir_type_void();
         }
         return t;
@@ -251,6 +293,109 @@ static ir_type merge_type(irgen *g, const ast_stmt *s, const char *name, gval a,
 }
 
 static bool mergeable(gval v) { return v.kind == GV_IR || (v.kind == GV_CONST && v.c.kind != CONST_DTYPE); }
+
+/* The values that differ between the two branches of an if: each becomes
+ * a result of the sw.if, which `slot` then holds. */
+typedef struct merge_item {
+    ir_value y[2];
+    ir_type t;
+    gval *slot;
+} merge_item;
+
+typedef struct merge_set {
+    merge_item *items;
+    int n, cap;
+} merge_set;
+
+typedef enum merge_status { MERGE_OK, MERGE_KINDS, MERGE_ERROR } merge_status;
+
+/* Merges a (after branch 0) and b (after branch 1) into *slot: the value
+ * itself when both are the same, tuples item by item, else a result of
+ * the sw.if to come (yielded in blocks[0] and blocks[1]). MERGE_KINDS when
+ * they hold different kinds of values (nothing reported). */
+static merge_status merge_value(irgen *g, const ast_stmt *s, const char *what, const char *name,
+                                gval a, gval b, ir_block *const blocks[2], gval *slot, merge_set *ms)
+{
+    if (ig_same_gval(a, b)) {
+        *slot = a;
+        return MERGE_OK;
+    }
+    if (a.kind == GV_TUPLE && b.kind == GV_TUPLE && a.nitems == b.nitems) {
+        gval *items = arena_alloc(g->ar, sizeof(gval) * (size_t)(a.nitems + 1));
+        *slot = a;
+        slot->items = items;
+        for (int i = 0; i < a.nitems; i++) {
+            merge_status st = merge_value(g, s, what, name, a.items[i], b.items[i], blocks, &items[i], ms);
+            if (st != MERGE_OK)
+                return st;
+        }
+        return MERGE_OK;
+    }
+    if (!mergeable(a) || !mergeable(b))
+        return MERGE_KINDS;
+    ir_type ty = merge_type(g, s, what, a, b);
+    if (ig_failed(g) ||
+        !ig_check_not_segment(g, s->loc, name, ty, "take a different value in each branch of an "
+                                                   "if with a runtime condition (use sl.where)"))
+        return MERGE_ERROR;
+    merge_item it = {{branch_value(g, blocks[0], s->loc, a, ty), branch_value(g, blocks[1], s->loc, b, ty)},
+                     ty, slot};
+    if (ig_failed(g))
+        return MERGE_ERROR;
+    VEC_PUSH(g->ar, ms->items, ms->n, ms->cap, it);
+    return MERGE_OK;
+}
+
+/* Ends both branches with their yields and appends the sw.if; every
+ * merged slot then holds its result. */
+static void finish_if(irgen *g, const ast_stmt *s, ir_value cond, ir_block *const blocks[2],
+                      const merge_set *ms)
+{
+    ir_type *types = arena_alloc(g->ar, sizeof(ir_type) * (size_t)(ms->n + 1));
+    for (int k = 0; k < ms->n; k++)
+        types[k] = ms->items[k].t;
+    for (int i = 0; i < 2; i++) {
+        ir_value *ys = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(ms->n + 1));
+        for (int k = 0; k < ms->n; k++)
+            ys[k] = ms->items[k].y[i];
+        ir_block_append(blocks[i], ir_op_create(g->m, IR_YIELD, ig_op_loc(g, s->loc), ys, ms->n,
+                                                NULL, 0, 0));
+    }
+    ir_op *op = ir_op_create(g->m, IR_IF, ig_op_loc(g, s->loc), &cond, 1, types, ms->n, 0);
+    op->nregions = 2;
+    op->regions = arena_alloc(g->ar, sizeof(ir_block *) * 2);
+    for (int i = 0; i < 2; i++) {
+        op->regions[i] = blocks[i];
+        blocks[i]->parent_op = op;
+    }
+    ir_block_append(g->block, op);
+    for (int k = 0; k < ms->n; k++)
+        *ms->items[k].slot = gv_ir(op->results[k]);
+}
+
+/* Marks the ops lowered from here on as inside a runtime construct (no
+ * segment data there); returns what to restore. */
+typedef struct region_mark {
+    const char *what;
+    src_loc at;
+    int line;
+} region_mark;
+
+static region_mark enter_region(irgen *g, const char *what, src_loc at)
+{
+    region_mark saved = {g->region_what, g->region_at, g->region_line};
+    g->region_what = what;
+    g->region_at = at;
+    g->region_line = user_line(g, at);
+    return saved;
+}
+
+static void leave_region(irgen *g, region_mark saved)
+{
+    g->region_what = saved.what;
+    g->region_at = saved.at;
+    g->region_line = saved.line;
+}
 
 /* A binding one branch of an if made or changed, with its value after the
  * branch. */
@@ -331,17 +476,14 @@ static merge_entry *merge_entries(irgen *g, int nbefore, branch_binding *const b
     return entries;
 }
 
-static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int depth)
+static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond)
 {
     env *scope = &g->scope;
     int nbefore = scope->n;
     ir_block *outer = g->block;
     ir_block *blocks[2] = {ir_block_create(g->m), ir_block_create(g->m)};
     const ast_block *bodies[2] = {&s->body, &s->orelse};
-    const char *outer_what = g->region_what;
-    src_loc outer_at = g->region_at;
-    g->region_what = "if with a runtime condition";
-    g->region_at = s->loc;
+    region_mark region = enter_region(g, "if with a runtime condition", s->loc);
     /* Each branch starts from the scope before the if: what it binds is
      * noted, then undone. */
     branch_binding *bound[2] = {NULL, NULL};
@@ -349,13 +491,12 @@ static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int 
     for (int i = 0; i < 2; i++) {
         g->block = blocks[i];
         int mark = env_mark(scope);
-        lower_block(g, bodies[i], depth + 1);
+        lower_block(g, bodies[i]);
         if (!ig_failed(g))
             bound[i] = branch_bindings(g, mark, &nbound[i]);
         env_undo(scope, mark);
     }
-    g->region_what = outer_what;
-    g->region_at = outer_at;
+    leave_region(g, region);
     g->block = outer;
     if (ig_failed(g))
         return;
@@ -363,16 +504,14 @@ static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int 
     merge_entry *entries = merge_entries(g, nbefore, bound, nbound, &nentries);
 
     const char **merged = arena_alloc(g->ar, sizeof(char *) * (size_t)(nentries + 1));
-    ir_value *yields[2];
-    ir_type *types = arena_alloc(g->ar, sizeof(ir_type) * (size_t)(nentries + 1));
-    yields[0] = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(nentries + 1));
-    yields[1] = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(nentries + 1));
+    gval *vals = arena_alloc(g->ar, sizeof(gval) * (size_t)(nentries + 1));
+    merge_set ms = {0};
     int nmerged = 0;
     for (int i = 0; i < nentries; i++) {
         const char *name = entries[i].name;
         gval *t = entries[i].has[0] ? &entries[i].val[0] : NULL;
         gval *e = entries[i].has[1] ? &entries[i].val[1] : NULL;
-        if (t && e && same_gval(*t, *e)) {
+        if (t && e && ig_same_gval(*t, *e)) {
             env_set(g, &g->scope, name, *t);
             continue;
         }
@@ -382,68 +521,281 @@ static void lower_structured_if(irgen *g, const ast_stmt *s, ir_value cond, int 
                              "so it cannot be used after it", name, user_line(g, s->loc)));
             continue;
         }
-        if (!mergeable(*t) || !mergeable(*e)) {
+        int mark = ms.n;
+        const char *what = arena_printf(g->ar, "variable '%s'", name);
+        merge_status st = merge_value(g, s, what, name, *t, *e, blocks, &vals[nmerged], &ms);
+        if (st == MERGE_ERROR)
+            return;
+        if (st == MERGE_KINDS) {
+            ms.n = mark;
             env_set(g, &g->scope, name,
                     undef(g, "variable '%s' holds different kinds of values after the two "
                              "branches of the if at line %d", name, user_line(g, s->loc)));
             continue;
         }
-        ir_type ty = merge_type(g, s, name, *t, *e);
-        if (ig_failed(g) ||
-            !ig_check_not_segment(g, s->loc, name, ty, "take a different value in each branch of an "
-                                                       "if with a runtime condition (use sl.where)"))
-            return;
-        yields[0][nmerged] = branch_value(g, blocks[0], s->loc, *t, ty);
-        yields[1][nmerged] = branch_value(g, blocks[1], s->loc, *e, ty);
-        if (ig_failed(g))
-            return;
-        types[nmerged] = ty;
         merged[nmerged++] = name;
     }
-    for (int i = 0; i < 2; i++) {
-        ir_op *y = ir_op_create(g->m, IR_YIELD, s->loc, yields[i], nmerged, NULL, 0, 0);
-        ir_block_append(blocks[i], y);
-    }
-    ir_op *op = ir_op_create(g->m, IR_IF, s->loc, &cond, 1, types, nmerged, 0);
-    op->nregions = 2;
-    op->regions = arena_alloc(g->ar, sizeof(ir_block *) * 2);
-    for (int i = 0; i < 2; i++) {
-        op->regions[i] = blocks[i];
-        blocks[i]->parent_op = op;
-    }
-    ir_block_append(g->block, op);
+    finish_if(g, s, cond, blocks, &ms);
     for (int i = 0; i < nmerged; i++)
-        env_set(g, &g->scope, merged[i], gv_ir(op->results[i]));
+        env_set(g, &g->scope, merged[i], vals[i]);
 }
 
-static void lower_if(irgen *g, const ast_stmt *s, int depth)
+gval ig_condition(irgen *g, const ast_expr *e, const char *what)
 {
     char b[64];
-    gval c = ig_expr(g, s->cond);
+    gval c = ig_expr(g, e);
+    if (c.kind == GV_ERROR)
+        return c;
+    if (c.kind == GV_CONST) {
+        if (c.c.kind == CONST_DTYPE)
+            return ig_error(g, e->loc, "a dtype cannot be the condition of '%s'", what);
+        return gv_bool(c.c.kind == CONST_FLOAT ? c.c.f != 0 : c.c.i != 0);
+    }
+    if (c.kind == GV_NONE)
+        return gv_bool(false);
+    if (c.kind == GV_TUPLE)
+        return ig_error(g, e->loc, "a tuple cannot be the condition of '%s'", what);
+    ir_value cv = ig_to_ir(g, e->loc, c, ir_type_void());
+    if (cv == IR_NO_VALUE)
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, cv);
+    if (t.kind == TY_TILE || ig_is_segment_type(t))
+        return ig_error(g, e->loc, "the condition of '%s' must be a scalar, not a %s; use sl.where "
+                                   "for %s", what, ig_type_name(t, b),
+                        t.kind == TY_TILE ? "tiles" : "segment values");
+    if (t.kind != TY_SCALAR)
+        return ig_error(g, e->loc, "the condition of '%s' must be a scalar number or bool, not a %s",
+                        what, ig_type_name(t, b));
+    if (t.dtype != DT_I1) {
+        /* As in Triton (and Python's truth): a number is true when not 0. */
+        ir_value ops[2] = {cv, ig_materialize(g, e->loc, (const_value){.kind = CONST_INT}, t)};
+        cv = ig_emit1(g, IR_CMP, ig_op_loc(g, e->loc), ops, 2, ir_type_scalar(DT_I1));
+        if (cv == IR_NO_VALUE)
+            return (gval){0};
+        ir_attr_set_str(g->m, g->m->values[cv].def, "predicate", "ne");
+    }
+    return gv_ir(cv);
+}
+
+static void lower_if(irgen *g, const ast_stmt *s)
+{
+    gval c = ig_condition(g, s->cond, "if");
     if (c.kind == GV_ERROR)
         return;
     if (c.kind == GV_CONST) {
         /* A compile-time condition compiles only the branch taken. */
-        bool taken = c.c.kind == CONST_FLOAT ? c.c.f != 0 : c.c.i != 0;
-        lower_block(g, taken ? &s->body : &s->orelse, depth);
+        lower_block(g, c.c.i ? &s->body : &s->orelse);
         return;
     }
-    ir_value cv = ig_to_ir(g, s->cond->loc, c, ir_type_void());
-    if (cv == IR_NO_VALUE)
-        return;
-    ir_type t = ir_value_type(g->m, cv);
-    if (t.kind == TY_TILE || ig_is_segment_type(t)) {
-        ig_error(g, s->cond->loc, "the condition of 'if' must be a scalar, not a %s; use sl.where "
-                                  "for %s", ig_type_name(t, b),
-                 t.kind == TY_TILE ? "tiles" : "segment values");
+    lower_structured_if(g, s, c.v);
+}
+
+/* ---- early exits: return, break, continue ------------------------------- */
+
+/* The statements still to lower: b from index i, then those of `up`. */
+typedef struct cont {
+    const ast_block *b;
+    int i;
+    const struct cont *up;
+} cont;
+
+static void lower_tail(irgen *g, const cont *k, const ig_tail *t, gval *out);
+
+/* Whether a block holds a return, or a break or continue that leaves it
+ * (one inside a nested loop belongs to that loop). */
+static bool block_exits(const ast_block *b, bool in_loop)
+{
+    for (int i = 0; i < b->nstmts; i++) {
+        const ast_stmt *s = b->stmts[i];
+        switch (s->kind) {
+        case AST_RETURN: return true;
+        case AST_BREAK:
+        case AST_CONTINUE:
+            if (!in_loop)
+                return true;
+            break;
+        case AST_IF:
+            if (block_exits(&s->body, in_loop) || block_exits(&s->orelse, in_loop))
+                return true;
+            break;
+        case AST_FOR:
+        case AST_WHILE:
+            if (block_exits(&s->body, true))
+                return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
+}
+
+/* Whether a loop body holds a break of that loop. */
+static bool block_breaks(const ast_block *b)
+{
+    for (int i = 0; i < b->nstmts; i++) {
+        const ast_stmt *s = b->stmts[i];
+        if (s->kind == AST_BREAK ||
+            (s->kind == AST_IF && (block_breaks(&s->body) || block_breaks(&s->orelse))))
+            return true;
+    }
+    return false;
+}
+
+/* What a path leaves with at s (a return, break or continue; NULL at the
+ * end of the body). */
+static void tail_exit(irgen *g, const ast_stmt *s, const ig_tail *t, gval *out)
+{
+    char b1[64], b2[64];
+    if (!t->loop) {
+        if (s && s->kind != AST_RETURN) {
+            ig_error(g, s->loc, "'%s' outside a loop", s->kind == AST_BREAK ? "break" : "continue");
+            return;
+        }
+        out[0] = (gval){.kind = GV_NONE};
+        if (s && s->value) {
+            if (!t->fname) {
+                ig_error(g, s->value->loc, "a kernel cannot return a value: kernels write their "
+                                           "results with sl.store (a called @sw.jit function can)");
+                return;
+            }
+            gval v = ig_expr(g, s->value);
+            if (v.kind == GV_ERROR)
+                return;
+            out[0] = v;
+        }
         return;
     }
-    if (t.kind != TY_SCALAR || t.dtype != DT_I1) {
-        ig_error(g, s->cond->loc, "the condition of 'if' must be int1 (bool), not %s; compare "
-                                  "first, e.g. (x != 0)", ig_type_name(t, b));
+    if (s && s->kind == AST_RETURN) {
+        ig_error(g, s->loc, "'return' inside a %s loop is not supported; leave the loop with "
+                            "'break'%s, then return", t->is_while ? "while" : "for",
+                 t->is_while ? "" : " (or a while loop)");
         return;
     }
-    lower_structured_if(g, s, cv, depth);
+    bool brk = s && s->kind == AST_BREAK;
+    src_loc loc = s ? s->loc : t->stmt->loc;
+    int k = 0;
+    if (t->flag) {
+        gval f = gv_bool(t->is_while ? false : brk);
+        if (t->is_while && !brk)
+            f = ig_condition(g, t->stmt->cond, "while");
+        if (f.kind == GV_ERROR || ig_failed(g))
+            return;
+        ir_value fv = f.kind == GV_IR ? f.v : ig_materialize(g, loc, f.c, ir_type_scalar(DT_I1));
+        out[k++] = gv_ir(fv);
+    }
+    for (int i = 0; i < t->ncarried; i++) {
+        const char *name = t->carried[i];
+        gval *v = env_lookup(&g->scope, name);
+        if (!v || !mergeable(*v)) {
+            ig_error(g, t->stmt->loc, "variable '%s' does not hold a value at the end of the loop "
+                                      "body", name);
+            return;
+        }
+        if (v->kind == GV_CONST) {
+            out[k++] = gv_ir(ig_materialize(g, loc, v->c, t->types[i]));
+            continue;
+        }
+        ir_type ty = ig_type(g, *v);
+        if (!ir_type_eq(ty, t->types[i])) {
+            ig_error(g, t->stmt->loc, "variable '%s' is %s before the loop but %s at the end of its "
+                                      "body; a loop-carried variable must keep its type (initialise "
+                                      "it with a value of the same type)", name,
+                     ig_type_name(t->types[i], b1), ig_type_name(ty, b2));
+            return;
+        }
+        out[k++] = *v;
+    }
+}
+
+/* An if that may leave the body (return, break, continue): the statements
+ * after it go into its branches, so that every path ends at its exit, and
+ * the sw.if's results are what the paths leave with. */
+static void lower_exiting_if(irgen *g, const ast_stmt *s, const cont *rest, const ig_tail *t, gval *out)
+{
+    gval c = ig_condition(g, s->cond, "if");
+    if (c.kind == GV_ERROR)
+        return;
+    if (c.kind == GV_CONST) {
+        cont k = {c.c.i ? &s->body : &s->orelse, 0, rest};
+        lower_tail(g, &k, t, out);
+        return;
+    }
+    ir_block *outer = g->block;
+    ir_block *blocks[2] = {ir_block_create(g->m), ir_block_create(g->m)};
+    const ast_block *bodies[2] = {&s->body, &s->orelse};
+    region_mark region = enter_region(g, "if with a runtime condition", s->loc);
+    gval *res[2];
+    for (int i = 0; i < 2 && !ig_failed(g); i++) {
+        g->block = blocks[i];
+        res[i] = arena_alloc(g->ar, sizeof(gval) * (size_t)t->nout);
+        int mark = env_mark(&g->scope);
+        cont k = {bodies[i], 0, rest};
+        lower_tail(g, &k, t, res[i]);
+        env_undo(&g->scope, mark);
+    }
+    leave_region(g, region);
+    g->block = outer;
+    if (ig_failed(g))
+        return;
+    merge_set ms = {0};
+    for (int j = 0; j < t->nout; j++) {
+        const char *name = t->loop && j >= t->flag ? t->carried[j - t->flag] : "return value";
+        const char *what = t->loop ? (j < t->flag ? "the loop condition"
+                                                  : arena_printf(g->ar, "variable '%s'", name))
+                                   : arena_printf(g->ar, "the value '%s' returns", t->fname);
+        merge_status st = merge_value(g, s, what, name, res[0][j], res[1][j], blocks, &out[j], &ms);
+        if (st == MERGE_ERROR)
+            return;
+        if (st == MERGE_KINDS) {
+            ig_error(g, s->loc, "'%s' returns different kinds of values on the two paths through "
+                                "this if (a value on one, None or another kind on the other); "
+                                "return one kind on every path", t->fname ? t->fname : "?");
+            return;
+        }
+    }
+    finish_if(g, s, c.v, blocks, &ms);
+}
+
+static void lower_tail(irgen *g, const cont *k, const ig_tail *t, gval *out)
+{
+    for (; k; k = k->up) {
+        const ast_block *b = k->b;
+        for (int i = k->i; i < b->nstmts; i++) {
+            if (ig_failed(g))
+                return;
+            const ast_stmt *s = b->stmts[i];
+            if (s->kind == AST_RETURN || s->kind == AST_BREAK || s->kind == AST_CONTINUE) {
+                tail_exit(g, s, t, out);
+                return;
+            }
+            if (s->kind == AST_IF && (block_exits(&s->body, false) || block_exits(&s->orelse, false))) {
+                cont rest = {b, i + 1, k->up};
+                lower_exiting_if(g, s, &rest, t, out);
+                return;
+            }
+            lower_stmt(g, s);
+        }
+    }
+    if (!ig_failed(g))
+        tail_exit(g, NULL, t, out);
+}
+
+void ig_lower_function_body(irgen *g, const ast_block *body, const char *fname, gval *out)
+{
+    ig_tail t = {.loop = false, .nout = 1, .fname = fname};
+    cont k = {body, 0, NULL};
+    *out = (gval){.kind = GV_NONE};
+    lower_tail(g, &k, &t, out);
+}
+
+/* Names a target binds. */
+static void target_names(irgen *g, const ast_expr *t, env *out)
+{
+    if (t->kind == AST_NAME)
+        env_set(g, out, t->name, (gval){0});
+    else if (t->kind == AST_TUPLE)
+        for (int i = 0; i < t->nargs; i++)
+            target_names(g, t->args[i], out);
 }
 
 /* Names assigned anywhere in a block (for loop-carried variables). */
@@ -455,10 +807,13 @@ static void assigned_names(irgen *g, const ast_block *b, env *out)
         case AST_ASSIGN:
         case AST_AUGASSIGN:
             for (int t = 0; t < s->ntargets; t++)
-                env_set(g, out, s->targets[t]->name, (gval){0});
+                target_names(g, s->targets[t], out);
             break;
         case AST_FOR:
-            env_set(g, out, s->targets[0]->name, (gval){0});
+            target_names(g, s->targets[0], out);
+            assigned_names(g, &s->body, out);
+            break;
+        case AST_WHILE:
             assigned_names(g, &s->body, out);
             break;
         case AST_IF:
@@ -492,7 +847,7 @@ static bool is_range_call(irgen *g, const ast_expr *it, bool *is_static)
     return false;
 }
 
-static void lower_static_for(irgen *g, const ast_stmt *s, const ast_expr *it, int depth)
+static void lower_static_for(irgen *g, const ast_stmt *s, const ast_expr *it)
 {
     int64_t v[3] = {0, 0, 1};
     if (it->nkwargs) {
@@ -523,7 +878,7 @@ static void lower_static_for(irgen *g, const ast_stmt *s, const ast_expr *it, in
     g->unroll_budget -= (int)count;
     for (uint64_t k = 0; k < count && !ig_failed(g); k++) {
         env_set(g, &g->scope, s->targets[0]->name, gv_int(range_item(start, step, k)));
-        lower_block(g, &s->body, depth + 1);
+        lower_block(g, &s->body);
     }
 }
 
@@ -601,9 +956,100 @@ static bool check_range_hints(irgen *g, const ast_expr *it)
     return true;
 }
 
-static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int depth)
+/* The variables a runtime loop carries: assigned in its body and bound
+ * before it (to a value that can be an IR value), except the loop
+ * variable `skip`. */
+typedef struct loop_vars {
+    env assigned;
+    int n;
+    const char **names;
+    ir_type *types;
+    ir_value *inits;
+} loop_vars;
+
+static bool loop_carried(irgen *g, const ast_stmt *s, const char *skip, loop_vars *lv,
+                         const char *how)
 {
-    char b1[64], b2[64];
+    memset(lv, 0, sizeof *lv);
+    assigned_names(g, &s->body, &lv->assigned);
+    size_t cap = (size_t)lv->assigned.n + 1;
+    lv->names = arena_alloc(g->ar, sizeof(char *) * cap);
+    lv->types = arena_alloc(g->ar, sizeof(ir_type) * cap);
+    lv->inits = arena_alloc(g->ar, sizeof(ir_value) * cap);
+    for (int i = 0; i < lv->assigned.n; i++) {
+        const char *name = lv->assigned.items[i].name;
+        gval *v = env_lookup(&g->scope, name);
+        if ((skip && !strcmp(name, skip)) || !v || !mergeable(*v))
+            continue;
+        ir_value init = ig_to_ir(g, s->loc, *v, ir_type_void());
+        if (init == IR_NO_VALUE ||
+            !ig_check_not_segment(g, s->loc, name, ir_value_type(g->m, init), how))
+            return false;
+        lv->names[lv->n] = name;
+        lv->types[lv->n] = ir_value_type(g->m, init);
+        lv->inits[lv->n] = init;
+        lv->n++;
+    }
+    return true;
+}
+
+/* After a loop: the carried names hold its results; a name first bound in
+ * the body cannot be used. */
+static void loop_after(irgen *g, const ast_stmt *s, const loop_vars *lv, const ir_value *results,
+                       const char *what)
+{
+    for (int i = 0; i < lv->n; i++)
+        env_set(g, &g->scope, lv->names[i], gv_ir(results[i]));
+    /* Each assigned name once: only the names bound before the loop are
+     * found here (a name bound below is not looked up again). */
+    for (int i = 0; i < lv->assigned.n; i++) {
+        const char *name = lv->assigned.items[i].name;
+        if (!env_lookup(&g->scope, name))
+            env_set(g, &g->scope, name,
+                    undef(g, arena_printf(g->ar, "variable '%%s' is assigned inside the %s loop at "
+                                                 "line %%d and cannot be used after it", what),
+                          name, user_line(g, s->loc)));
+    }
+}
+
+/* Lowers a loop body into `body` as a tail (break and continue end their
+ * paths); returns the values its sw.yield passes on, t->nout of them. */
+static ir_value *lower_loop_body(irgen *g, const ast_stmt *s, const ig_tail *t, ir_block *body)
+{
+    ir_block *outer = g->block;
+    g->block = body;
+    region_mark region = enter_region(g, t->is_while ? "while loop" : "for loop", s->loc);
+    gval *out = arena_alloc(g->ar, sizeof(gval) * (size_t)(t->nout + 1));
+    cont k = {&s->body, 0, NULL};
+    lower_tail(g, &k, t, out);
+    leave_region(g, region);
+    g->block = outer;
+    if (ig_failed(g))
+        return NULL;
+    ir_value *ys = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(t->nout + 1));
+    for (int j = 0; j < t->nout; j++) {
+        if (out[j].kind != GV_IR)
+            sw_unreachable(g->d, "irgen: a loop exit value is not an IR value");
+        ys[j] = out[j].v;
+    }
+    return ys;
+}
+
+static ir_op *region_op(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operands, int n,
+                        const ir_type *types, int nresults, ir_block *const *regions, int nregions)
+{
+    ir_op *op = ir_op_create(g->m, kind, ig_op_loc(g, loc), operands, n, types, nresults, 0);
+    op->nregions = nregions;
+    op->regions = arena_alloc(g->ar, sizeof(ir_block *) * (size_t)nregions);
+    for (int i = 0; i < nregions; i++) {
+        op->regions[i] = regions[i];
+        regions[i]->parent_op = op;
+    }
+    return op;
+}
+
+static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it)
+{
     bool sl_range = it->callee->kind == AST_ATTR;
     if (sl_range) {
         if (it->nargs < 1 || it->nargs > 3) {
@@ -635,105 +1081,108 @@ static void lower_range_for(irgen *g, const ast_stmt *s, const ast_expr *it, int
         ops_bounds[i] = ig_cast(g, it->loc, v, (ir_dtype)ivt.dtype);
     }
 
-    /* Loop-carried variables: assigned in the body and bound before it. */
-    env assigned = {0};
-    assigned_names(g, &s->body, &assigned);
+    /* Loop-carried variables: assigned in the body and bound before it;
+     * with a break, a flag first (whether the loop broke): later
+     * iterations then do nothing. */
     const char *iv_name = s->targets[0]->name;
-    int ncarried = 0;
-    const char **carried = arena_alloc(g->ar, sizeof(char *) * (size_t)(assigned.n + 1));
-    ir_value *inits = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(assigned.n + 4));
-    ir_type *types = arena_alloc(g->ar, sizeof(ir_type) * (size_t)(assigned.n + 1));
+    loop_vars lv;
+    if (!loop_carried(g, s, iv_name, &lv, "be reassigned inside a for loop"))
+        return;
+    bool brk = block_breaks(&s->body);
+    int nf = brk ? 1 : 0, nc = nf + lv.n;
+    ir_value *inits = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(nc + 4));
+    ir_type *types = arena_alloc(g->ar, sizeof(ir_type) * (size_t)(nc + 1));
     for (int i = 0; i < 3; i++)
         inits[i] = ops_bounds[i];
-    for (int i = 0; i < assigned.n; i++) {
-        const char *name = assigned.items[i].name;
-        gval *v = env_lookup(&g->scope, name);
-        if (!strcmp(name, iv_name) || !v || !mergeable(*v))
-            continue;
-        ir_value init = ig_to_ir(g, s->loc, *v, ir_type_void());
-        if (init == IR_NO_VALUE ||
-            !ig_check_not_segment(g, s->loc, name, ir_value_type(g->m, init),
-                                  "be reassigned inside a for loop"))
-            return;
-        carried[ncarried] = name;
-        types[ncarried] = ir_value_type(g->m, init);
-        inits[3 + ncarried] = init;
-        ncarried++;
+    if (brk) {
+        inits[3] = ig_materialize(g, s->loc, gv_bool(false).c, ir_type_scalar(DT_I1));
+        types[0] = ir_type_scalar(DT_I1);
     }
-
-    /* The body's bindings are undone after it (back to the scope before). */
-    int mark = env_mark(&g->scope);
-    ir_block *outer = g->block;
-    ir_block *body = ir_block_create(g->m);
-    ir_value iv = ir_block_add_arg(g->m, body, ivt, NULL);
-    env_set(g, &g->scope, iv_name, gv_ir(iv));
-    for (int i = 0; i < ncarried; i++)
-        env_set(g, &g->scope, carried[i], gv_ir(ir_block_add_arg(g->m, body, types[i], NULL)));
-    g->block = body;
-    const char *outer_what = g->region_what;
-    src_loc outer_at = g->region_at;
-    g->region_what = "for loop";
-    g->region_at = s->loc;
-    lower_block(g, &s->body, depth + 1);
-    g->region_what = outer_what;
-    g->region_at = outer_at;
-    if (ig_failed(g)) {
-        g->block = outer;
-        env_undo(&g->scope, mark);
-        return;
-    }
-    ir_value *yields = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(ncarried + 1));
-    for (int i = 0; i < ncarried; i++) {
-        gval *v = env_lookup(&g->scope, carried[i]);
-        if (!v || !mergeable(*v)) {
-            ig_error(g, s->loc, "variable '%s' does not hold a value at the end of the loop body",
-                     carried[i]);
-            return;
-        }
-        if (v->kind == GV_CONST) {
-            yields[i] = ig_materialize(g, s->loc, v->c, types[i]);
-        } else {
-            ir_type t = ig_type(g, *v);
-            if (!ir_type_eq(t, types[i])) {
-                ig_error(g, s->loc, "variable '%s' is %s before the loop but %s at the end of its "
-                                    "body; a loop-carried variable must keep its type (initialise "
-                                    "it with a value of the same type)", carried[i],
-                         ig_type_name(types[i], b1), ig_type_name(t, b2));
-                return;
-            }
-            yields[i] = v->v;
-        }
+    for (int i = 0; i < lv.n; i++) {
+        inits[3 + nf + i] = lv.inits[i];
+        types[nf + i] = lv.types[i];
     }
     if (ig_failed(g))
         return;
-    ir_block_append(body, ir_op_create(g->m, IR_YIELD, s->loc, yields, ncarried, NULL, 0, 0));
-    g->block = outer;
-    ir_op *op = ir_op_create(g->m, IR_FOR, s->loc, inits, 3 + ncarried, types, ncarried, 0);
-    op->nregions = 1;
-    op->regions = arena_alloc(g->ar, sizeof(ir_block *));
-    op->regions[0] = body;
-    body->parent_op = op;
-    ir_block_append(g->block, op);
 
-    env_undo(&g->scope, mark);
-    for (int i = 0; i < ncarried; i++)
-        env_set(g, &g->scope, carried[i], gv_ir(op->results[i]));
-    /* Each assigned name once: only the names bound before the loop are
-     * found here (a name bound below is not looked up again). */
-    for (int i = 0; i < assigned.n; i++) {
-        const char *name = assigned.items[i].name;
-        gval *v = env_lookup(&g->scope, name);
-        if (!v || !strcmp(name, iv_name))
-            env_set(g, &g->scope, name,
-                    undef(g, "variable '%s' is assigned inside the for loop at line %d and cannot "
-                             "be used after it", name, user_line(g, s->loc)));
+    /* The body's bindings are undone after it (back to the scope before). */
+    int mark = env_mark(&g->scope);
+    ir_block *body = ir_block_create(g->m);
+    ir_value iv = ir_block_add_arg(g->m, body, ivt, NULL);
+    env_set(g, &g->scope, iv_name, gv_ir(iv));
+    ir_value broke = brk ? ir_block_add_arg(g->m, body, types[0], NULL) : IR_NO_VALUE;
+    for (int i = 0; i < lv.n; i++)
+        env_set(g, &g->scope, lv.names[i], gv_ir(ir_block_add_arg(g->m, body, lv.types[i], NULL)));
+    ig_tail t = {.loop = true, .nout = nc, .stmt = s, .flag = brk, .ncarried = lv.n,
+                 .carried = lv.names, .types = lv.types};
+    ir_value *ys;
+    if (!brk) {
+        ys = lower_loop_body(g, s, &t, body);
+    } else {
+        /* if broke: pass everything on unchanged (and stay broken); else the body. */
+        ir_block *blocks[2] = {ir_block_create(g->m), ir_block_create(g->m)};
+        ir_value *run = lower_loop_body(g, s, &t, blocks[1]);
+        ys = NULL;
+        if (run) {
+            ir_block_append(blocks[0], ir_op_create(g->m, IR_YIELD, ig_op_loc(g, s->loc),
+                                                    body->args + 1, nc, NULL, 0, 0));
+            ir_block_append(blocks[1], ir_op_create(g->m, IR_YIELD, ig_op_loc(g, s->loc), run, nc,
+                                                    NULL, 0, 0));
+            ir_op *skip = region_op(g, IR_IF, s->loc, &broke, 1, types, nc, blocks, 2);
+            ir_block_append(body, skip);
+            ys = skip->results;
+        }
     }
+    if (!ys || ig_failed(g)) {
+        env_undo(&g->scope, mark);
+        return;
+    }
+    ir_block_append(body, ir_op_create(g->m, IR_YIELD, ig_op_loc(g, s->loc), ys, nc, NULL, 0, 0));
+    ir_op *op = region_op(g, IR_FOR, s->loc, inits, 3 + nc, types, nc, &body, 1);
+    ir_block_append(g->block, op);
+    env_undo(&g->scope, mark);
+    loop_after(g, s, &lv, op->results + nf, "for");
     env_set(g, &g->scope, iv_name,
             undef(g, "the loop variable '%s' of the for loop at line %d cannot be used after it",
                   iv_name, user_line(g, s->loc)));
 }
 
-static void lower_for(irgen *g, const ast_stmt *s, int depth)
+static void lower_while(irgen *g, const ast_stmt *s)
+{
+    gval c0 = ig_condition(g, s->cond, "while");
+    if (c0.kind == GV_ERROR || ig_failed(g))
+        return;
+    if (c0.kind == GV_CONST && !c0.c.i)
+        return; /* never runs */
+    loop_vars lv;
+    if (!loop_carried(g, s, NULL, &lv, "be reassigned inside a while loop"))
+        return;
+    int nc = lv.n;
+    ir_value *inits = arena_alloc(g->ar, sizeof(ir_value) * (size_t)(nc + 1));
+    inits[0] = c0.kind == GV_IR ? c0.v : ig_materialize(g, s->loc, c0.c, ir_type_scalar(DT_I1));
+    for (int i = 0; i < nc; i++)
+        inits[1 + i] = lv.inits[i];
+    if (ig_failed(g))
+        return;
+    int mark = env_mark(&g->scope);
+    ir_block *body = ir_block_create(g->m);
+    for (int i = 0; i < nc; i++)
+        env_set(g, &g->scope, lv.names[i], gv_ir(ir_block_add_arg(g->m, body, lv.types[i], NULL)));
+    ig_tail t = {.loop = true, .nout = 1 + nc, .stmt = s, .is_while = true, .flag = true,
+                 .ncarried = nc, .carried = lv.names, .types = lv.types};
+    ir_value *ys = lower_loop_body(g, s, &t, body);
+    if (!ys || ig_failed(g)) {
+        env_undo(&g->scope, mark);
+        return;
+    }
+    ir_block_append(body, ir_op_create(g->m, IR_YIELD, ig_op_loc(g, s->loc), ys, 1 + nc, NULL, 0, 0));
+    ir_op *op = region_op(g, IR_WHILE, s->loc, inits, 1 + nc, lv.types, nc, &body, 1);
+    ir_block_append(g->block, op);
+    env_undo(&g->scope, mark);
+    loop_after(g, s, &lv, op->results, "while");
+}
+
+static void lower_for(irgen *g, const ast_stmt *s)
 {
     bool is_static = false;
     const ast_expr *it = s->value;
@@ -743,12 +1192,12 @@ static void lower_for(irgen *g, const ast_stmt *s, int depth)
         return;
     }
     if (is_static)
-        lower_static_for(g, s, it, depth);
+        lower_static_for(g, s, it);
     else
-        lower_range_for(g, s, it, depth);
+        lower_range_for(g, s, it);
 }
 
-static void lower_stmt(irgen *g, const ast_stmt *s, int depth, bool last)
+static void lower_stmt(irgen *g, const ast_stmt *s)
 {
     switch (s->kind) {
     case AST_ASSIGN: lower_assign(g, s); break;
@@ -758,28 +1207,31 @@ static void lower_stmt(irgen *g, const ast_stmt *s, int depth, bool last)
         (void)v;
         break;
     }
-    case AST_IF: lower_if(g, s, depth); break;
-    case AST_FOR: lower_for(g, s, depth); break;
+    case AST_IF: lower_if(g, s); break;
+    case AST_FOR: lower_for(g, s); break;
+    case AST_WHILE: lower_while(g, s); break;
     case AST_RETURN:
-        if (s->value)
-            ig_error(g, s->loc, "return with a value is not supported: kernels write their "
-                                "results with sl.store");
-        else if (depth > 0 || !last)
-            ig_error(g, s->loc, "'return' is only supported as the last statement of the kernel");
+    case AST_BREAK:
+    case AST_CONTINUE:
+        /* Bodies that may be left are lowered by lower_tail; what remains
+         * is the body of an unrolled loop. */
+        ig_error(g, s->loc, "'%s' inside an sl.static_range loop is not supported (the loop is "
+                            "unrolled while compiling); use range() or sl.range()",
+                 s->kind == AST_RETURN ? "return" : s->kind == AST_BREAK ? "break" : "continue");
         break;
     case AST_PASS: break;
     }
 }
 
-static void lower_block(irgen *g, const ast_block *b, int depth)
+static void lower_block(irgen *g, const ast_block *b)
 {
     for (int i = 0; i < b->nstmts && !ig_failed(g); i++)
-        lower_stmt(g, b->stmts[i], depth, i == b->nstmts - 1);
+        lower_stmt(g, b->stmts[i]);
 }
 
 /* ---- parameters --------------------------------------------------------- */
 
-static bool is_constexpr_annotation(const ast_expr *a)
+bool ig_is_constexpr_annotation(const ast_expr *a)
 {
     return (a->kind == AST_ATTR && !strcmp(a->name, "constexpr")) ||
            (a->kind == AST_NAME && !strcmp(a->name, "constexpr")) ||
@@ -850,7 +1302,7 @@ static bool bind_params(irgen *g, const ast_func *fn, kernel_spec *spec, ir_bloc
             }
         spec_entry *ty = spec_find_type(spec, p->name);
         spec_entry *ce = spec_find_constexpr(spec, p->name);
-        if (p->annotation && is_constexpr_annotation(p->annotation)) {
+        if (p->annotation && ig_is_constexpr_annotation(p->annotation)) {
             ip->is_constexpr = true;
             if (ty) {
                 diag_error(g->d, DIAG_ARGUMENT, "parameter '%s' is an sl.constexpr: give its value "
@@ -927,7 +1379,13 @@ static bool bind_params(irgen *g, const ast_func *fn, kernel_spec *spec, ir_bloc
 bool irgen_kernel(arena *a, const source_file *src, const ast_func *fn, kernel_spec *spec,
                   irgen_result *out, diag *d)
 {
-    irgen g = {.ar = a, .src = src, .d = d, .unroll_budget = UNROLL_BUDGET};
+    return irgen_kernel_calls(a, src, fn, spec, NULL, out, d);
+}
+
+bool irgen_kernel_calls(arena *a, const source_file *src, const ast_func *fn, kernel_spec *spec,
+                        const irgen_functions *functions, irgen_result *out, diag *d)
+{
+    irgen g = {.ar = a, .src = src, .d = d, .unroll_budget = UNROLL_BUDGET, .functions = functions};
     g.seg.segment_id = IR_NO_VALUE;
     g.seg.offsets = IR_NO_VALUE;
     memset(out, 0, sizeof *out);
@@ -939,7 +1397,8 @@ bool irgen_kernel(arena *a, const source_file *src, const ast_func *fn, kernel_s
     if (!bind_params(&g, fn, spec, body, out))
         return false;
     g.body = g.block = body;
-    lower_block(&g, &fn->body, 0);
+    gval ret;
+    ig_lower_function_body(&g, &fn->body, NULL, &ret);
     if (ig_failed(&g))
         return false;
     ir_block_append(body, ir_op_create(g.m, IR_RETURN, fn->loc, NULL, 0, NULL, 0, 0));

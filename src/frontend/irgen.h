@@ -27,10 +27,24 @@ typedef struct irgen_result {
     int nparams;
 } irgen_result;
 
+/* The @sw.jit functions a kernel may call, by the names its calls use:
+ * each source holds one def (as inspect.getsource gives it). `file`, when
+ * set, is a whole Python file whose top-level defs are callable too (the
+ * swage command compiles a kernel from a file). */
+typedef struct irgen_functions {
+    int n;
+    const char *const *names;
+    const source_file *sources;
+    const source_file *file;
+} irgen_functions;
+
 /* Builds the module for `fn` specialised by `spec`. Every runtime parameter
  * needs a type (from spec, or a dtype annotation); every constexpr a value
  * (from spec, or a default). Returns false with a diagnostic on error. */
 bool irgen_kernel(arena *a, const source_file *src, const ast_func *fn, kernel_spec *spec,
                   irgen_result *out, diag *d);
+/* The same, with the functions the kernel may call (NULL: none). */
+bool irgen_kernel_calls(arena *a, const source_file *src, const ast_func *fn, kernel_spec *spec,
+                        const irgen_functions *functions, irgen_result *out, diag *d);
 
 #endif

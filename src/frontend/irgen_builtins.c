@@ -355,9 +355,16 @@ static gval lower_where(irgen *g, const ast_expr *call, const builtin *b, const 
     if (!want_ir(g, args[0], c, &cv))
         return (gval){0};
     ir_type ct = ir_value_type(g->m, cv);
-    if (ir_type_is_ptrlike(ct) || ct.dtype != DT_I1)
+    if (ir_type_is_ptrlike(ct) || ct.kind == TY_SEGMENT)
         return ig_error(g, args[0]->loc, "the condition of sl.where must be int1 (bool), not %s",
                         ig_type_name(ct, buf));
+    if (ct.dtype != DT_I1) {
+        /* As Triton converts it: a number is true when not 0. */
+        cv = ig_cast(g, args[0]->loc, cv, DT_I1);
+        if (cv == IR_NO_VALUE)
+            return (gval){0};
+        ct = ir_value_type(g->m, cv);
+    }
     if (!ig_unify(g, call->loc, x, y, &xv, &yv, "sl.where"))
         return (gval){0};
     ir_type t = ir_value_type(g->m, xv);
@@ -448,15 +455,18 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
 static bool want_shape(irgen *g, const ast_expr *a, int32_t *len)
 {
     int64_t n;
-    if (a->kind == AST_TUPLE) {
-        if (a->nargs != 1) {
+    gval v = ig_expr(g, a);
+    if (v.kind == GV_TUPLE) { /* (N,), [N], x.shape */
+        if (v.nitems != 1) {
             ig_error(g, a->loc, "tiles are one-dimensional: the shape must have one entry, not %d",
-                     a->nargs);
+                     v.nitems);
             return false;
         }
-        a = a->args[0];
+        v = v.items[0];
+        if (a->kind == AST_TUPLE)
+            a = a->args[0];
     }
-    if (!ig_const_int(g, a, ig_expr(g, a), "a tile shape", &n) ||
+    if (!ig_const_int(g, a, v, "a tile shape", &n) ||
         !check_tile_len(g, a->loc, n, "a tile length"))
         return false;
     *len = (int32_t)n;

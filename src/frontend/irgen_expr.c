@@ -201,6 +201,9 @@ ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
     case GV_NONE: ig_error(g, loc, "None cannot be used as a value here"); return IR_NO_VALUE;
     case GV_MODULE: ig_error(g, loc, "the language module cannot be used as a value"); return IR_NO_VALUE;
     case GV_UNDEF: ig_error(g, loc, "%s", v.note); return IR_NO_VALUE;
+    case GV_TUPLE:
+        ig_error(g, loc, "a tuple cannot be used as a value here; unpack it (a, b = ...)");
+        return IR_NO_VALUE;
     default: return IR_NO_VALUE;
     }
 }
@@ -565,6 +568,18 @@ static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
         return ig_error(g, e->loc, "%s", (a.kind == GV_UNDEF ? a : b).note);
     if (a.kind == GV_CONST && b.kind == GV_CONST)
         return fold_const_binop(g, e, op, a.c, b.c);
+    if (a.kind == GV_TUPLE || b.kind == GV_TUPLE) {
+        /* x.shape == (BLOCK,): tuples of compile-time values compare. */
+        bool known = a.kind == GV_TUPLE && b.kind == GV_TUPLE;
+        for (int i = 0; known && i < a.nitems; i++)
+            known = a.items[i].kind == GV_CONST;
+        for (int i = 0; known && i < b.nitems; i++)
+            known = b.items[i].kind == GV_CONST;
+        if (known && (op == OP_EQ || op == OP_NE))
+            return gv_bool(ig_same_gval(a, b) == (op == OP_EQ));
+        return ig_error(g, e->loc, "'%s' cannot be applied to a tuple%s", op_text(op),
+                        op == OP_EQ || op == OP_NE ? " of runtime values" : "");
+    }
     if (op == OP_ADD && is_ptr(g, a))
         return ptr_arith(g, e, a, b, false);
     if (op == OP_ADD && is_ptr(g, b))
@@ -723,7 +738,7 @@ static gval boolop(irgen *g, const ast_expr *e, gval a, gval b)
 static gval ifexp(irgen *g, const ast_expr *e)
 {
     char b[64];
-    gval c = ig_expr(g, e->cond);
+    gval c = ig_condition(g, e->cond, "x if c else y");
     if (c.kind == GV_ERROR)
         return c;
     if (c.kind == GV_CONST)
@@ -864,8 +879,12 @@ static gval float_call(irgen *g, const ast_expr *e)
 static gval call(irgen *g, const ast_expr *e)
 {
     const ast_expr *f = e->callee;
+    if (f->kind == AST_NAME && ig_is_function(g, f->name))
+        return ig_call_function(g, e, f->name);
     if (f->kind == AST_ATTR && is_math_module(g, f->lhs))
         return ig_call_math_builtin(g, e, f->name);
+    if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "static_assert"))
+        return ig_static_assert(g, e);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs))
         return ig_call_builtin(g, e, f->name);
     if (f->kind == AST_ATTR) {
@@ -884,10 +903,58 @@ static gval call(irgen *g, const ast_expr *e)
                                        "sl.minimum/sl.maximum or sl.%s", f->name, f->name);
         if (ig_is_builtin_name(f->name))
             return ig_error(g, e->loc, "'%s' is not defined; did you mean 'sl.%s'?", f->name, f->name);
-        return ig_error(g, e->loc, "calls to '%s' are not supported: a Swage kernel can call only "
-                                   "sl.* built-ins", f->name);
+        if (env_lookup(&g->scope, f->name))
+            return ig_error(g, e->loc, "'%s' is a local value, not a function", f->name);
+        return ig_error(g, e->loc, "calls to '%s' are not supported: a Swage kernel can call "
+                                   "sl.* built-ins and @sw.jit functions (a global of the kernel's "
+                                   "module or a closure variable)", f->name);
     }
-    return ig_error(g, e->loc, "only sl.* built-ins can be called in a Swage kernel");
+    return ig_error(g, e->loc, "only sl.* built-ins and @sw.jit functions can be called in a Swage "
+                               "kernel");
+}
+
+/* x.dtype, x.shape (compile-time values, as in Triton: x.shape is a tuple
+ * of one length, () for a scalar), p.dtype.element_ty of a pointer. */
+static gval attribute(irgen *g, const ast_expr *e)
+{
+    char b[64];
+    bool element_ty = !strcmp(e->name, "element_ty") && e->lhs->kind == AST_ATTR &&
+                      !strcmp(e->lhs->name, "dtype");
+    const ast_expr *base = element_ty ? e->lhs->lhs : e->lhs;
+    if (!element_ty && strcmp(e->name, "dtype") && strcmp(e->name, "shape"))
+        return ig_error(g, e->loc, "attribute '.%s' is not supported here (values have .dtype and "
+                                   ".shape)", e->name);
+    gval v = ig_expr(g, base);
+    if (v.kind == GV_ERROR)
+        return v;
+    if (v.kind == GV_CONST && v.c.kind != CONST_DTYPE && !element_ty) {
+        if (!strcmp(e->name, "shape"))
+            return (gval){.kind = GV_TUPLE, .nitems = 0};
+        return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = ig_const_type(v.c).dtype}};
+    }
+    if (v.kind != GV_IR)
+        return ig_error(g, e->loc, "'.%s' needs a value (a tile, a scalar or a pointer)", e->name);
+    ir_type t = ig_type(g, v);
+    if (t.kind == TY_SEGMENT || t.kind == TY_SEGVAL)
+        return ig_error(g, e->loc, "'.%s' of a %s is not supported", e->name, ig_type_name(t, b));
+    bool ptr = ir_type_is_ptrlike(t);
+    if (element_ty) {
+        if (!ptr)
+            return ig_error(g, e->loc, "'.dtype.element_ty' needs a pointer, not %s",
+                            ig_type_name(t, b));
+        return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = t.dtype}};
+    }
+    if (!strcmp(e->name, "dtype")) {
+        if (ptr)
+            return ig_error(g, e->loc, "the dtype of a pointer is not a value here; its element "
+                                       "type is .dtype.element_ty");
+        return (gval){.kind = GV_CONST, .c = {.kind = CONST_DTYPE, .i = t.dtype}};
+    }
+    if (t.kind != TY_TILE)
+        return (gval){.kind = GV_TUPLE, .nitems = 0};
+    gval *len = arena_alloc(g->ar, sizeof(gval));
+    *len = gv_int(t.len);
+    return (gval){.kind = GV_TUPLE, .items = len, .nitems = 1};
 }
 
 gval ig_expr(irgen *g, const ast_expr *e)
@@ -917,7 +984,7 @@ gval ig_expr(irgen *g, const ast_expr *e)
             return ig_error(g, e->loc, "sl.math.%s is a function: call it", e->name);
         if (is_language_module(g, e->lhs))
             return ig_builtin_attr(g, e, e->name);
-        return ig_error(g, e->loc, "attribute '.%s' is not supported here", e->name);
+        return attribute(g, e);
     case AST_CALL: return call(g, e);
     case AST_BINOP:
     case AST_COMPARE: {
@@ -932,8 +999,16 @@ gval ig_expr(irgen *g, const ast_expr *e)
         return boolop(g, e, a, b);
     }
     case AST_IFEXP: return ifexp(g, e);
-    case AST_TUPLE:
-        return ig_error(g, e->loc, "tuples and lists are only supported as tile shapes");
+    case AST_TUPLE: {
+        /* (a, b): returned from a @sw.jit function, unpacked, passed on. */
+        gval *items = arena_alloc(g->ar, sizeof(gval) * (size_t)(e->nargs + 1));
+        for (int i = 0; i < e->nargs; i++) {
+            items[i] = ig_expr(g, e->args[i]);
+            if (items[i].kind == GV_ERROR || ig_failed(g))
+                return (gval){0};
+        }
+        return (gval){.kind = GV_TUPLE, .items = items, .nitems = e->nargs};
+    }
     }
     return ig_error(g, e->loc, "unsupported expression");
 }

@@ -14,14 +14,18 @@ typedef enum gval_kind {
     GV_NONE,      /* Python None */
     GV_MODULE,    /* the language module (sl) */
     GV_UNDEF,     /* a name that exists but may not be read (why/where in note) */
+    GV_TUPLE,     /* a tuple of values (items): what a function returns, x.shape */
 } gval_kind;
 
-typedef struct gval {
+typedef struct gval gval;
+struct gval {
     gval_kind kind;
     const_value c;
     ir_value v;
     const char *note;  /* GV_UNDEF: the sentence explaining why */
-} gval;
+    const gval *items; /* GV_TUPLE */
+    int nitems;
+};
 
 typedef struct binding {
     const char *name;
@@ -65,6 +69,36 @@ typedef struct segment_state {
     const char *grid_name;
 } segment_state;
 
+/* Where a return, break or continue leaves to: the body of the function
+ * being lowered (the kernel or an inlined @sw.jit function) or of the
+ * innermost runtime loop. Statements after an if that may leave are
+ * lowered inside its branches (irgen.c, lower_tail), so each exit ends
+ * its path with the values it leaves with: `nout` gvals, the function's
+ * return value (one gval, a GV_TUPLE for several), or the loop's flag (a
+ * while loop's next condition; a for loop with break: whether it broke)
+ * and carried values. */
+typedef struct ig_tail {
+    bool loop;
+    int nout;
+    /* loops */
+    const ast_stmt *stmt;   /* the for or while */
+    bool is_while;
+    bool flag;              /* out[0] is the flag (always for while) */
+    int ncarried;
+    const char **carried;   /* out[flag + i] is carried[i], of types[i] */
+    const ir_type *types;
+    /* functions */
+    const char *fname;      /* NULL: the kernel */
+} ig_tail;
+
+/* A @sw.jit function a kernel may call, parsed on its first call
+ * (irgen_calls.c). */
+typedef struct ig_callee {
+    const char *name;
+    const source_file *src;
+    const ast_func *fn;
+} ig_callee;
+
 typedef struct irgen {
     arena *ar;
     const source_file *src;
@@ -79,8 +113,26 @@ typedef struct irgen {
      * not be used there. */
     const char *region_what;
     src_loc region_at;
+    int region_line;        /* region_at's line in the user's file */
     segment_state seg;
+    /* Calls of @sw.jit functions (irgen_calls.c): the table the caller
+     * gave, the functions parsed so far, the names being inlined (for
+     * recursion), and the outermost call's place in the kernel, which
+     * every op made while inlining carries. */
+    const irgen_functions *functions;
+    ig_callee **callees;
+    int ncallees, capcallees;
+    const char **call_stack;
+    int call_depth, capcall;
+    src_loc call_loc;
 } irgen;
+
+/* The location an op gets: loc, or while inlining a call, the call's place
+ * in the kernel (ops carry lines of the kernel's source only). */
+static inline src_loc ig_op_loc(const struct irgen *g, src_loc loc)
+{
+    return g->call_depth ? g->call_loc : loc;
+}
 
 /* Reports a compile error at loc; returns GV_ERROR. */
 gval ig_error(irgen *g, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -111,6 +163,28 @@ void env_undo(env *e, int mark);
 /* "name 'x' is not defined", with the nearest name in scope (or sl.x for a
  * built-in or dtype used without sl.); returns GV_ERROR. */
 gval ig_undefined_name(irgen *g, src_loc loc, const char *name);
+
+/* Statements (irgen.c). */
+/* Lowers a function body (the kernel's or an inlined function's) with
+ * early returns; *out gets the value it returns (GV_NONE when it falls off
+ * the end). */
+void ig_lower_function_body(irgen *g, const ast_block *body, const char *fname, gval *out);
+/* A condition of if, while, `x if c else y`: a compile-time constant as a
+ * bool constant, or an int1 scalar; an integer or float scalar means
+ * `!= 0` as in Triton. Tiles are an error naming `what`. */
+gval ig_condition(irgen *g, const ast_expr *e, const char *what);
+/* Whether an annotation is sl.constexpr. */
+bool ig_is_constexpr_annotation(const ast_expr *a);
+/* Whether two values are the same (for merges); tuples item by item. */
+bool ig_same_gval(gval a, gval b);
+
+/* Calls of @sw.jit functions (irgen_calls.c). */
+/* Whether `name` is a function of the call table (and not shadowed). */
+bool ig_is_function(irgen *g, const char *name);
+/* Inlines the call; returns what the function returns. */
+gval ig_call_function(irgen *g, const ast_expr *call, const char *name);
+/* sl.static_assert(cond, msg=""): a compile error at cond when false. */
+gval ig_static_assert(irgen *g, const ast_expr *call);
 
 /* Expressions (irgen_expr.c). */
 gval ig_expr(irgen *g, const ast_expr *e);

@@ -69,7 +69,7 @@ bool ig_check_segment_op(irgen *g, ir_op_kind kind, src_loc loc, const ir_value 
     if (g->region_what) {
         ig_error(g, loc, "segment data cannot be used inside the %s at line %d: segment loads, "
                          "stores and reductions happen at the top level of the kernel",
-                 g->region_what, user_line(g, g->region_at));
+                 g->region_what, g->region_line);
         return false;
     }
     return true;

@@ -91,10 +91,6 @@ static const char *unsupported_expression(const token *t)
 static const char *unsupported_statement(tok_kind kind)
 {
     switch (kind) {
-    case TOK_KW_WHILE:
-        return "'while' loops are not supported in Swage kernels; use 'for ... in range(...)'";
-    case TOK_KW_BREAK: return "'break' is not supported in Swage kernels";
-    case TOK_KW_CONTINUE: return "'continue' is not supported in Swage kernels";
     case TOK_KW_WITH: return "'with' statements are not supported in Swage kernels";
     case TOK_KW_TRY: return "'try' statements are not supported in Swage kernels";
     case TOK_KW_EXCEPT: return "'except' is not supported in Swage kernels (nor is 'try')";
@@ -206,19 +202,28 @@ static bool push_stmt(parser *p, block_builder *into, ast_stmt *s)
     return !parse_py_failed(p);
 }
 
-/* The target of `=` or `op=` must be a plain name. */
+/* The target of `=` must be a plain name or a tuple of targets
+ * (`a, b = f(x)`); that of `op=` a plain name. */
 static bool check_target(parser *p, const ast_expr *t, bool augmented)
 {
     const char *why = NULL;
+    if (t->kind == AST_TUPLE && !augmented) {
+        if (t->nargs == 0) {
+            parse_py_error_at(p, t->loc, "cannot assign to an empty tuple");
+            return false;
+        }
+        for (int i = 0; i < t->nargs; i++)
+            if (!check_target(p, t->args[i], false))
+                return false;
+        return true;
+    }
     switch (t->kind) {
     case AST_NAME: return true;
     case AST_ATTR:
         why = "assignment to an attribute (x.y = ...) is not supported in Swage kernels";
         break;
     case AST_TUPLE:
-        why = augmented ? "augmented assignment to a tuple is not possible"
-                        : "tuple unpacking in assignment (a, b = ...) is not supported in "
-                          "Swage kernels";
+        why = "augmented assignment to a tuple is not possible";
         break;
     case AST_CALL: why = "cannot assign to a function call"; break;
     case AST_INT: case AST_FLOAT: case AST_BOOL: case AST_NONE: case AST_STRING:
@@ -268,6 +273,40 @@ static bool match_statement_follows(parser *p)
     }
 }
 
+/* `name: annotation = value` (the ':' is the current token); irgen
+ * accepts sl.constexpr as the annotation. */
+static ast_stmt *parse_annotated_assignment(parser *p, ast_expr *target)
+{
+    token colon = p->tok;
+    if (target->kind != AST_NAME) {
+        parse_py_error_at(p, target->loc, "only a plain name can be annotated (x: sl.constexpr = "
+                                          "value)");
+        return NULL;
+    }
+    parse_py_advance(p);
+    ast_expr *annotation = parse_py_expression(p);
+    if (!annotation)
+        return NULL;
+    if (p->tok.kind != TOK_ASSIGN) {
+        if (p->tok.kind == TOK_NEWLINE || p->tok.kind == TOK_SEMI)
+            parse_py_error_at(p, colon.loc, "an annotated variable needs a value in a Swage kernel "
+                                            "(x: sl.constexpr = 4)");
+        else
+            parse_py_unexpected(p, "expected '=' after the annotation, found %s");
+        return NULL;
+    }
+    parse_py_advance(p);
+    ast_expr *value = parse_py_expression_list(p);
+    ast_stmt *s = value ? new_stmt(p, AST_ASSIGN, target->loc) : NULL;
+    if (!s)
+        return NULL;
+    int cap = 0;
+    PARSE_PUSH(p, s->targets, s->ntargets, cap, target);
+    s->annotation = annotation;
+    s->value = value;
+    return parse_py_failed(p) ? NULL : s;
+}
+
 static ast_stmt *parse_assignment_or_expression(parser *p)
 {
     token first = p->tok;
@@ -279,13 +318,12 @@ static ast_stmt *parse_assignment_or_expression(parser *p)
     if (!e)
         return NULL;
     if (p->tok.kind == TOK_COLON) {
-        if (is_match_name(&first) && e->kind != AST_NAME) /* `match (x):`, not `match: T` */
+        if (is_match_name(&first) && e->kind != AST_NAME) { /* `match (x):`, not `match: T` */
             parse_py_error_at(p, first.loc,
                               "'match' statements are not supported in Swage kernels");
-        else
-            parse_py_error_at(p, p->tok.loc, "variable annotations (x: type = value) are not "
-                                             "supported in Swage kernels");
-        return NULL;
+            return NULL;
+        }
+        return parse_annotated_assignment(p, e);
     }
     ast_op aug = augmented_operator(p->tok.kind);
     if (aug != OP_NONE) {
@@ -338,6 +376,10 @@ static ast_stmt *parse_simple_statement(parser *p)
     case TOK_KW_PASS:
         parse_py_advance(p);
         return new_stmt(p, AST_PASS, t.loc);
+    case TOK_KW_BREAK:
+    case TOK_KW_CONTINUE:
+        parse_py_advance(p);
+        return new_stmt(p, t.kind == TOK_KW_BREAK ? AST_BREAK : AST_CONTINUE, t.loc);
     case TOK_KW_RETURN: {
         parse_py_advance(p);
         ast_stmt *s = new_stmt(p, AST_RETURN, t.loc);
@@ -350,6 +392,7 @@ static ast_stmt *parse_simple_statement(parser *p)
     }
     case TOK_KW_IF:
     case TOK_KW_FOR:
+    case TOK_KW_WHILE:
         parse_py_error_at(p, t.loc, "'%s' statements must start on a new line",
                           lex_py_kind_text(t.kind));
         return NULL;
@@ -517,12 +560,38 @@ static ast_stmt *parse_for(parser *p)
     return s;
 }
 
+static ast_stmt *parse_while(parser *p)
+{
+    token kw = p->tok;
+    parse_py_advance(p);
+    ast_expr *cond = parse_py_expression(p);
+    if (!cond)
+        return NULL;
+    if (p->tok.kind != TOK_COLON) {
+        parse_py_unexpected(p, "expected ':' after 'while' condition, found %s");
+        return NULL;
+    }
+    parse_py_advance(p);
+    ast_stmt *s = new_stmt(p, AST_WHILE, kw.loc);
+    if (!s)
+        return NULL;
+    s->cond = cond;
+    if (!parse_block(p, &s->body, "'while' statement", kw.loc))
+        return NULL;
+    if (p->tok.kind == TOK_KW_ELSE) {
+        parse_py_error_at(p, p->tok.loc, "'while ... else' is not supported in Swage kernels");
+        return NULL;
+    }
+    return s;
+}
+
 static bool parse_statement(parser *p, block_builder *into)
 {
     ast_stmt *s;
     switch (p->tok.kind) {
     case TOK_KW_IF: s = parse_if(p); break;
     case TOK_KW_FOR: s = parse_for(p); break;
+    case TOK_KW_WHILE: s = parse_while(p); break;
     default: return parse_simple_statements(p, into);
     }
     return s && push_stmt(p, into, s);

@@ -420,6 +420,37 @@ static bool check_for(verifier *v, const ir_op *op)
     return true;
 }
 
+/* sw.while(cond0, inits...): the body takes the carried values and yields
+ * the next condition, then the next carried values. */
+static bool check_while(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    if (op->noperands < 1)
+        return fail(v, op, "'sw.while' needs its first condition as operand #0");
+    ir_type cond = operand_type(v, op, 0);
+    if (!ir_type_eq(cond, ir_type_scalar(DT_I1)))
+        return fail(v, op, "'sw.while' condition type %s must be i1", TY(cond, a));
+    int ninit = op->noperands - 1;
+    if (op->nresults != ninit)
+        return fail(v, op, "'sw.while' has %d result%s but %d initial value%s", (int)op->nresults,
+                    op->nresults == 1 ? "" : "s", ninit, ninit == 1 ? "" : "s");
+    const ir_block *body = op->regions[0];
+    if (body->nargs != ninit)
+        return fail(v, op, "'sw.while' body takes %d argument%s (the carried values), got %d", ninit,
+                    ninit == 1 ? "" : "s", (int)body->nargs);
+    for (int i = 0; i < ninit; i++) {
+        ir_type init = operand_type(v, op, 1 + i), r = result_type(v, op, i);
+        ir_type arg = ir_value_type(v->m, body->args[i]);
+        if (!ir_type_eq(init, r))
+            return fail(v, op, "'sw.while' result #%d type %s does not match its initial value type %s",
+                        i, TY(r, a), TY(init, b));
+        if (!ir_type_eq(arg, init))
+            return fail(v, op, "'sw.while' body argument #%d type %s does not match the carried type %s",
+                        i, TY(arg, a), TY(init, b));
+    }
+    return true;
+}
+
 static bool check_if(verifier *v, const ir_op *op)
 {
     char a[64];
@@ -438,7 +469,25 @@ static bool check_yield(verifier *v, const ir_op *op, int r)
 {
     char a[64], b[64];
     const ir_op *y = op->regions[r]->last;
-    const char *where = op->kind == IR_FOR ? "body" : r ? "else region" : "then region";
+    const char *where = op->kind != IR_IF ? "body" : r ? "else region" : "then region";
+    if (op->kind == IR_WHILE) {
+        /* The next condition first, then the carried values. */
+        if (y->noperands != op->nresults + 1)
+            return fail(v, y, "'sw.yield' in the body of 'sw.while' yields %d value%s but needs %d "
+                        "(the condition, then %d carried)", (int)y->noperands,
+                        y->noperands == 1 ? "" : "s", (int)op->nresults + 1, (int)op->nresults);
+        ir_type c = operand_type(v, y, 0);
+        if (!ir_type_eq(c, ir_type_scalar(DT_I1)))
+            return fail(v, y, "'sw.yield' condition #0 in the body of 'sw.while' has type %s, not i1",
+                        TY(c, a));
+        for (int i = 0; i < op->nresults; i++) {
+            ir_type got = operand_type(v, y, 1 + i), want = result_type(v, op, i);
+            if (!ir_type_eq(got, want))
+                return fail(v, y, "'sw.yield' value #%d type %s does not match result #%d of "
+                            "'sw.while' (%s)", 1 + i, TY(got, a), i, TY(want, b));
+        }
+        return true;
+    }
     if (y->noperands != op->nresults)
         return fail(v, y, "'sw.yield' in the %s of '%s' yields %d value%s but '%s' has %d result%s", where,
                     name_of(op), (int)y->noperands, y->noperands == 1 ? "" : "s", name_of(op),
@@ -663,6 +712,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_RETURN:
     case IR_YIELD: return true; /* placement: verify_block; yield types: check_yield */
     case IR_FOR: return check_for(v, op);
+    case IR_WHILE: return check_while(v, op);
     case IR_IF: return check_if(v, op);
     case IR_CONSTANT: return check_constant(v, op);
     case IR_PROGRAM_ID:
@@ -743,8 +793,10 @@ static bool verify_block(verifier *v, const ir_block *b, const ir_op *parent)
             return fail(v, op, "the module body may only hold 'func.func' ops, found '%s'", name_of(op));
         if ((ir_ops[op->kind].flags & F_TERM) && op->next)
             return fail(v, op, "'%s' must be the last op of its block", name_of(op));
-        if (op->kind == IR_YIELD && (!parent || (parent->kind != IR_FOR && parent->kind != IR_IF)))
-            return fail(v, op, "'sw.yield' may only end the region of a 'sw.for' or 'sw.if'");
+        if (op->kind == IR_YIELD &&
+            (!parent || (parent->kind != IR_FOR && parent->kind != IR_IF && parent->kind != IR_WHILE)))
+            return fail(v, op, "'sw.yield' may only end the region of a 'sw.for', 'sw.while' or "
+                        "'sw.if'");
         if (op->kind == IR_RETURN && (!parent || parent->kind != IR_FUNC))
             return fail(v, op, "'func.return' may only end the body of a 'func.func'");
         if (!verify_op(v, op))
@@ -860,7 +912,7 @@ static bool verify_op(verifier *v, const ir_op *op)
     for (int r = 0; r < op->nregions; r++)
         if (!verify_region(v, op, r))
             return false;
-    if (op->kind == IR_FOR || op->kind == IR_IF)
+    if (op->kind == IR_FOR || op->kind == IR_IF || op->kind == IR_WHILE)
         for (int r = 0; r < op->nregions; r++)
             if (!check_yield(v, op, r))
                 return false;

@@ -413,6 +413,20 @@ static bool fold_for(folder *f, ir_op *op)
     return true;
 }
 
+/* A while loop whose first condition is false runs no iteration. */
+static bool fold_while(folder *f, ir_op *op)
+{
+    ir_scalar c;
+    if (op->noperands < 1 || op->nresults != op->noperands - 1 ||
+        !const_of(f->m, op->operands[0], &c) || c.i)
+        return false;
+    for (int i = 0; i < op->nresults; i++)
+        ir_replace_all_uses(f->m, op->results[i], op->operands[1 + i]);
+    ir_op_erase(f->m, op);
+    f->changed = true;
+    return true;
+}
+
 /* ---- driver --------------------------------------------------------------- */
 
 static void fold_op(folder *f, ir_op *op)
@@ -420,6 +434,7 @@ static void fold_op(folder *f, ir_op *op)
     switch (op->kind) {
     case IR_IF: fold_if(f, op); return;
     case IR_FOR: fold_for(f, op); return;
+    case IR_WHILE: fold_while(f, op); return;
     case IR_CONSTANT: return;
     default: break;
     }

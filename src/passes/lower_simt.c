@@ -551,6 +551,7 @@ static bool lower_op(lowerer *lw, ir_op *op)
     case IR_REDUCE: replace_op(lw, op, lower_reduce(lw, op)); return true;
     /* Retyped already; they mean the same slot by slot. */
     case IR_FOR:
+    case IR_WHILE:
     case IR_IF:
     case IR_YIELD:
     case IR_RETURN:

@@ -34,20 +34,20 @@ BLOCK = {"BLOCK": 64}
 @sw.jit
 def k_while(x_ptr, out_ptr, n):
     i = n
-    while i > 0:  # error at col 5: while
+    while sl.arange(0, 4) > i:  # error at col 11: condition of 'while', scalar
         i = i - 1
 
 
 @sw.jit
 def k_break(x_ptr, out_ptr, n):
-    for i in range(n):
-        break  # error at col 9: break
+    for i in sl.static_range(4):
+        break  # error at col 9: break, static_range
 
 
 @sw.jit
 def k_continue(x_ptr, out_ptr, n):
-    for i in range(n):
-        continue  # error at col 9: continue
+    for i in sl.static_range(4):
+        continue  # error at col 9: continue, static_range
 
 
 @sw.jit
@@ -68,19 +68,19 @@ def k_attribute_assignment(x_ptr, out_ptr, n):
 
 @sw.jit
 def k_tuple_unpacking(x_ptr, out_ptr, n):
-    a, b = n, n  # error at col 5: tuple unpacking
+    a, b = n, n, n  # error at col 12: cannot unpack a tuple of 3 values into 2 names
 
 
 @sw.jit
 def k_return_value(x_ptr, out_ptr, n):
     v = sl.load(x_ptr)
-    return v  # error at col 5: return with a value
+    return v  # error at col 12: kernel cannot return a value
 
 
 @sw.jit
 def k_return_inside_if(x_ptr, out_ptr, n):
-    if n > 0:
-        return  # error at col 9: return
+    for i in range(n):
+        return  # error at col 9: return, inside a for loop
     sl.store(out_ptr, 1.0)
 
 
@@ -364,14 +364,14 @@ def test_kernel_defined_inside_a_function_reports_real_lines():
     def make():
         @sw.jit
         def nested_bad(x_ptr, n):
-            while n > 0:  # error at col 13: while
+            with n:  # error at col 13: with
                 pass
         return nested_bad
 
     kernel = make()
     with open(__file__) as f:
         lines = f.read().split("\n")
-    line = next(i for i, t in enumerate(lines) if "while n > 0:  # error at col 13" in t) + 1
+    line = next(i for i, t in enumerate(lines) if "with n:  # error at col 13" in t) + 1
     with pytest.raises(sw.CompileError) as info:
         kernel.emit_mlir(signature={"x_ptr": "*f32", "n": "i32"})
     assert (info.value.filename, info.value.lineno, info.value.col) == (__file__, line, 13)

@@ -296,6 +296,57 @@ static bool exec_for(cpu_ctx *c, const ir_op *op)
     return ok;
 }
 
+/* sw.while: each active thread runs the body while its condition holds;
+ * iteration k runs with the threads still looping (all of them while they
+ * agree), and each thread's results are its carried values when its
+ * condition turned false. */
+static bool exec_while(cpu_ctx *c, const ir_op *op)
+{
+    const ir_block *body = op->regions[0];
+    for (int j = 0; j < op->nresults; j++)
+        cpu_copy_value_active(c, op->results[j], op->operands[1 + j]);
+    size_t mark = 0;
+    uint8_t single;
+    uint8_t *run = &single; /* one thread (the semantic executor): no ctl stack */
+    if (c->threads > 1) {
+        if (!ctl_take(c, (size_t)c->threads, &mark))
+            return false;
+        run = c->ctl + mark;
+    }
+    uint8_t *saved = c->active;
+    ir_value cond = op->operands[0];
+    bool ok = true;
+    for (bool first = true;; first = false) {
+        int32_t running = 0;
+        for (int32_t t = 0; t < c->threads; t++) {
+            run[t] = (first ? !saved || saved[t] : run[t]) && scalar_of(c, cond, t) != 0;
+            running += run[t];
+        }
+        if (!running)
+            break;
+        if (cpu_cancelled(c)) {
+            ok = false;
+            break;
+        }
+        /* Every thread of the launch still looping: no mask at all. */
+        c->active = !saved && running == c->threads ? NULL : run;
+        for (int j = 0; j < op->nresults; j++)
+            cpu_copy_value(c, body->args[j], op->results[j]);
+        const ir_op *yield;
+        if (!cpu_exec_block(c, body, &yield)) {
+            ok = false;
+            break;
+        }
+        for (int j = 0; j < op->nresults; j++)
+            cpu_copy_value_active(c, op->results[j], yield->operands[1 + j]);
+        cond = yield->operands[0];
+    }
+    c->active = saved;
+    if (c->threads > 1)
+        ctl_release(c, mark);
+    return ok;
+}
+
 /* sw.if: when the active threads disagree, each region runs with the
  * threads that take it, and each thread's results come from its region. */
 static bool exec_if(cpu_ctx *c, const ir_op *op)
@@ -367,6 +418,10 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
             break;
         case IR_IF:
             if (!exec_if(c, op))
+                return false;
+            break;
+        case IR_WHILE:
+            if (!exec_while(c, op))
                 return false;
             break;
         case IR_YIELD:

@@ -141,6 +141,33 @@ static bool check_for(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+static bool check_while(cpu_ctx *c, const ir_op *op)
+{
+    const ir_value *o = op->operands;
+    if (op->noperands < 1 || op->nresults != op->noperands - 1)
+        return cpu_internal(c, op, "bad sw.while arity");
+    if (cpu_is_ptr(c, o[0]) || cpu_slots(c, o[0]) != 1)
+        return cpu_internal(c, op, "sw.while condition must be a scalar");
+    const ir_block *body = op->regions[0];
+    if (body->nargs != op->nresults)
+        return cpu_internal(c, op, "sw.while body arguments do not match");
+    for (int j = 0; j < op->nresults; j++) {
+        ir_type rt = c->m->values[op->results[j]].type;
+        if (!ir_type_eq(rt, c->m->values[o[1 + j]].type) ||
+            !ir_type_eq(rt, c->m->values[body->args[j]].type))
+            return cpu_internal(c, op, "sw.while carried types do not match");
+    }
+    const ir_op *y = body->last;
+    if (!y || y->kind != IR_YIELD || y->noperands != 1 + op->nresults ||
+        cpu_is_ptr(c, y->operands[0]) || cpu_slots(c, y->operands[0]) != 1)
+        return cpu_internal(c, op, "sw.while body must end in a sw.yield of the condition and the "
+                            "carried values");
+    for (int j = 0; j < op->nresults; j++)
+        if (!ir_type_eq(c->m->values[y->operands[1 + j]].type, c->m->values[op->results[j]].type))
+            return cpu_internal(c, op, "sw.while yields the wrong types");
+    return true;
+}
+
 static bool int_attr(const ir_op *op, const char *name, int64_t lo, int64_t hi)
 {
     const ir_attr *a = ir_attr_get(op, name);
@@ -159,7 +186,8 @@ static bool semantic_only(ir_op_kind kind)
  * flow unchanged. */
 static bool check_views(cpu_ctx *c, const ir_op *op)
 {
-    if (cpu_is_segment_op(op->kind) || op->kind == IR_FOR || op->kind == IR_IF || op->kind == IR_YIELD)
+    if (cpu_is_segment_op(op->kind) || op->kind == IR_FOR || op->kind == IR_IF ||
+        op->kind == IR_WHILE || op->kind == IR_YIELD)
         return true;
     for (int i = 0; i < op->noperands; i++)
         if (c->m->values[op->operands[i]].type.kind == TY_SEGMENT)
@@ -187,6 +215,8 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
     switch (op->kind) {
     case IR_FOR:
         return check_for(c, op);
+    case IR_WHILE:
+        return check_while(c, op);
     case IR_IF:
         if (cpu_is_ptr(c, o[0]) || cpu_slots(c, o[0]) != 1)
             return cpu_internal(c, op, "sw.if condition must be a scalar");

@@ -405,6 +405,40 @@ static bool emit_for(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* sw.while: the condition lives in a predicate register that the body's
+ * sw.yield rewrites with the next condition, as it rewrites the carried
+ * values' registers (which are the results'). */
+static bool emit_while(ptx_emitter *e, const ir_op *op)
+{
+    const ir_block *body = op->regions[0];
+    int ncarried = op->noperands - 1;
+    if (ncarried < 0 || body->nargs != ncarried || op->nresults != ncarried)
+        sw_unreachable(e->d, "malformed sw.while");
+    ptx_reg **targets = arena_alloc(&e->ar, sizeof *targets * (size_t)(ncarried + 1));
+    ptx_reg cond0 = ptx_regs(e, op->operands[0])[0];
+    targets[0] = arena_alloc(&e->ar, sizeof **targets);
+    targets[0][0] = ptx_new_reg(e, PTX_REG_CLASS(cond0));
+    ptx_mov(e, targets[0][0], cond0);
+    for (int i = 0; i < ncarried; i++) {
+        targets[1 + i] = ptx_define(e, body->args[i]);
+        ptx_reg *init = ptx_regs(e, op->operands[1 + i]);
+        for (int j = 0; j < ptx_slots(ir_value_type(e->m, body->args[i])); j++)
+            ptx_mov(e, targets[1 + i][j], init[j]);
+        ptx_alias(e, op->results[i], targets[1 + i]);
+    }
+    int head = ptx_new_label(e), done = ptx_new_label(e);
+    char pn[16];
+    ptx_reg_name(targets[0][0], pn);
+    ptx_line(e, "@!%s bra $L__%d;", pn, done);
+    ptx_label(e, head);
+    if (!emit_block(e, body, targets, ncarried + 1))
+        return false;
+    e->op = op;
+    ptx_line(e, "@%s bra $L__%d;", pn, head);
+    ptx_label(e, done);
+    return true;
+}
+
 /* sw.if: a branch around each region; both write the results' registers. */
 static bool emit_if(ptx_emitter *e, const ir_op *op)
 {
@@ -432,6 +466,7 @@ static bool emit_block(ptx_emitter *e, const ir_block *b, ptx_reg *const *target
         switch (op->kind) {
         case IR_FOR: ok = emit_for(e, op); break;
         case IR_IF: ok = emit_if(e, op); break;
+        case IR_WHILE: ok = emit_while(e, op); break;
         case IR_YIELD:
             if (!targets && ntargets == 0 && op->noperands > 0)
                 sw_unreachable(e->d, "sw.yield outside sw.for/sw.if");

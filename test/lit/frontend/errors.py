@@ -44,16 +44,16 @@ import swage.language as sl
 
 @sw.jit
 def while_loop(x_ptr):
-    while True:
+    while sl.arange(0, 4):
         pass
-# CHECK-WHILE-LOOP: errors.py:47:5: error: {{.*}}'while' loops are not supported
+# CHECK-WHILE-LOOP: errors.py:47:11: error: {{.*}}the condition of 'while' must be a scalar
 
 
 @sw.jit
 def break_stmt(x_ptr):
-    for i in range(4):
+    for i in sl.static_range(4):
         break
-# CHECK-BREAK-STMT: errors.py:55:9: error: {{.*}}'break' is not supported
+# CHECK-BREAK-STMT: errors.py:55:9: error: {{.*}}'break' inside an sl.static_range loop is not supported
 
 
 @sw.jit
@@ -71,7 +71,7 @@ def subscript(x_ptr):
 @sw.jit
 def return_value(x_ptr):
     return 1
-# CHECK-RETURN-VALUE: errors.py:73:5: error: {{.*}}return with a value is not supported
+# CHECK-RETURN-VALUE: errors.py:73:12: error: {{.*}}a kernel cannot return a value
 
 
 @sw.jit
@@ -194,9 +194,9 @@ def tile_condition(x_ptr):
 
 @sw.jit
 def int_condition(x_ptr, n):
-    if n:
+    if x_ptr:
         pass
-# CHECK-INT-CONDITION: errors.py:197:8: error: {{.*}}must be int1 (bool)
+# CHECK-INT-CONDITION: errors.py:197:8: error: {{.*}}the condition of 'if' must be a scalar number or bool, not a pointer
 
 
 @sw.jit
@@ -263,10 +263,10 @@ def dtype_call(x_ptr):
 
 @sw.jit
 def return_in_if(x_ptr, n):
-    if n > 0:
+    for i in range(n):
         return
     sl.store(x_ptr, 1.0)
-# CHECK-RETURN-IN-IF: errors.py:267:9: error: {{.*}}'return' is only supported as the last statement
+# CHECK-RETURN-IN-IF: errors.py:267:9: error: {{.*}}'return' inside a for loop is not supported
 
 
 @sw.jit
@@ -284,8 +284,8 @@ def nested_def(x_ptr):
 
 @sw.jit
 def tuple_unpack(x_ptr):
-    a, b = 1, 2
-# CHECK-TUPLE-UNPACK: errors.py:287:5: error: {{.*}}tuple unpacking
+    a, b = 1, 2, 3
+# CHECK-TUPLE-UNPACK: errors.py:287:12: error: {{.*}}cannot unpack a tuple of 3 values into 2 names
 
 
 @sw.jit

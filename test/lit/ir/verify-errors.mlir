@@ -31,7 +31,7 @@ func.func @k() {
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 2]]:3: error: 'sw.yield' may only end the region of a 'sw.for' or 'sw.if'
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:3: error: 'sw.yield' may only end the region of a 'sw.for', 'sw.while' or 'sw.if'
 func.func @k() {
   "sw.yield"() : () -> ()
 }
@@ -552,5 +552,44 @@ func.func @k() {
 // CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.constant' value 2147483648 is out of range for the result type i32 (i32 holds -2147483648..2147483647)
 func.func @k() {
   %0 = "sw.constant"() {value = 2147483648 : i64} : () -> i32
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 4]]:5: error: 'sw.yield' in the body of 'sw.while' yields 1 value but needs 2 (the condition, then 1 carried)
+func.func @k(%c: i1, %x: f32) {
+  %r = "sw.while"(%c, %x) ({
+  ^bb0(%a: f32):
+    "sw.yield"(%a) : (f32) -> ()
+  }) : (i1, f32) -> f32
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 4]]:5: error: 'sw.yield' condition #0 in the body of 'sw.while' has type i32, not i1
+func.func @k(%c: i1, %x: i32) {
+  %r = "sw.while"(%c, %x) ({
+  ^bb0(%a: i32):
+    "sw.yield"(%a, %a) : (i32, i32) -> ()
+  }) : (i1, i32) -> i32
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:3: error: 'sw.while' condition type i32 must be i1
+func.func @k(%c: i32) {
+  "sw.while"(%c) ({
+    "sw.yield"(%c) : (i32) -> ()
+  }) : (i32) -> ()
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.while' body argument #0 type f32 does not match the carried type i32
+func.func @k(%c: i1, %x: i32) {
+  %r = "sw.while"(%c, %x) ({
+  ^bb0(%a: f32):
+    "sw.yield"(%c, %x) : (i1, i32) -> ()
+  }) : (i1, i32) -> i32
   "func.return"() : () -> ()
 }

@@ -93,3 +93,34 @@ module {
     "func.return"() : () -> ()
   }
 }
+
+// -----
+// A tile carried by sw.while becomes a vector like one carried by sw.for;
+// the condition stays a scalar.
+// CHECK-LABEL: func.func @halve
+// CHECK:      %[[W:[0-9]+]]:2 = "sw.while"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) ({
+// CHECK-NEXT: ^bb0(%{{[0-9]+}}: vector<4xf32>, %{{[0-9]+}}: i32):
+// CHECK:        "sw.yield"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (i1, vector<4xf32>, i32) -> ()
+// CHECK-NEXT: }) : (i1, vector<4xf32>, i32) -> (vector<4xf32>, i32)
+// CHECK:      "simt.store"(%{{[0-9]+}}, %[[W]]#0) {vec = 4 : i32}
+module {
+  func.func @halve(%out_ptr: !sw.ptr<f32>, %n: i32) {
+    %x = "sw.constant"() {value = 1.0 : f32} : () -> tensor<128xf32>
+    %half = "sw.constant"() {value = 0.5 : f32} : () -> tensor<128xf32>
+    %c0 = "sw.constant"() {value = 0 : i32} : () -> i32
+    %c1 = "sw.constant"() {value = 1 : i32} : () -> i32
+    %go = "sw.cmp"(%c0, %n) {predicate = "lt"} : (i32, i32) -> i1
+    %r:2 = "sw.while"(%go, %x, %c0) ({
+    ^bb0(%a: tensor<128xf32>, %i: i32):
+      %b = "sw.mul"(%a, %half) : (tensor<128xf32>, tensor<128xf32>) -> tensor<128xf32>
+      %j = "sw.add"(%i, %c1) : (i32, i32) -> i32
+      %more = "sw.cmp"(%j, %n) {predicate = "lt"} : (i32, i32) -> i1
+      "sw.yield"(%more, %b, %j) : (i1, tensor<128xf32>, i32) -> ()
+    }) : (i1, tensor<128xf32>, i32) -> (tensor<128xf32>, i32)
+    %offs = "sw.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+    %p = "sw.splat"(%out_ptr) : (!sw.ptr<f32>) -> tensor<128x!sw.ptr<f32>>
+    %q = "sw.addptr"(%p, %offs) : (tensor<128x!sw.ptr<f32>>, tensor<128xi32>) -> tensor<128x!sw.ptr<f32>>
+    "sw.store"(%q, %r#0) : (tensor<128x!sw.ptr<f32>>, tensor<128xf32>) -> ()
+    "func.return"() : () -> ()
+  }
+}

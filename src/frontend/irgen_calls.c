@@ -1,0 +1,230 @@
+/* irgen_calls.c - calls of @sw.jit functions from a kernel: the callee is
+ * found by name in the table the caller gave (or among the top-level defs
+ * of the kernel's file), parsed once, and inlined: its parameters are
+ * bound to the call's arguments (tiles, scalars, pointers, constants,
+ * tuples) in a scope of its own, its body is lowered in place with early
+ * returns (ig_lower_function_body), and the call's value is what it
+ * returns (None, a value, or a tuple). Diagnostics inside a callee point
+ * into its own source; the ops it makes carry the place of the outermost
+ * call in the kernel. Recursion is a compile error. Also
+ * sl.static_assert. */
+#include "irgen_internal.h"
+
+#include <string.h>
+
+/* Calls nested deeper than this are an error (inlining copies each). */
+enum { MAX_CALL_DEPTH = 64 };
+
+/* The table's source for `name`, or a top-level def of the kernel's file. */
+static bool lookup_source(irgen *g, const char *name, source_file *out)
+{
+    const irgen_functions *f = g->functions;
+    if (!f)
+        return false;
+    for (int i = 0; i < f->n; i++)
+        if (!strcmp(f->names[i], name)) {
+            *out = f->sources[i];
+            return true;
+        }
+    if (!f->file)
+        return false;
+    diag quiet;
+    diag_init(&quiet);
+    bool found = extract_kernel_source(f->file, name, out, &quiet);
+    diag_clear(&quiet);
+    return found;
+}
+
+static ig_callee *known_callee(irgen *g, const char *name)
+{
+    for (int i = 0; i < g->ncallees; i++)
+        if (!strcmp(g->callees[i]->name, name))
+            return g->callees[i];
+    return NULL;
+}
+
+bool ig_is_function(irgen *g, const char *name)
+{
+    if (env_lookup(&g->scope, name))
+        return false; /* a local name shadows it, as in Python */
+    source_file src;
+    return known_callee(g, name) || lookup_source(g, name, &src);
+}
+
+/* The parsed callee, or NULL after reporting (a syntax error in its source
+ * is reported there). */
+static ig_callee *callee(irgen *g, const char *name)
+{
+    ig_callee *c = known_callee(g, name);
+    if (c)
+        return c;
+    source_file *src = arena_alloc(g->ar, sizeof *src);
+    if (!lookup_source(g, name, src))
+        return NULL;
+    const ast_func *fn = parse_kernel(g->ar, src, g->d);
+    if (!fn)
+        return NULL;
+    c = arena_alloc(g->ar, sizeof *c);
+    *c = (ig_callee){.name = name, .src = src, .fn = fn};
+    VEC_PUSH(g->ar, g->callees, g->ncallees, g->capcallees, c);
+    return c;
+}
+
+/* "f -> g -> f" for a recursion diagnostic. */
+static const char *call_chain(irgen *g, const char *name)
+{
+    strbuf sb;
+    sb_init(&sb);
+    for (int i = 0; i < g->call_depth; i++)
+        sb_printf(&sb, "%s -> ", g->call_stack[i]);
+    sb_puts(&sb, name);
+    const char *text = arena_strndup(g->ar, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    return text ? text : name;
+}
+
+/* The call's arguments, bound to fn's parameters (Python's rules:
+ * positional, then by keyword; defaults later). Evaluated in the caller. */
+static bool bind_call(irgen *g, const ast_expr *call, const char *name, const ast_func *fn,
+                      gval *vals, bool *given, const ast_expr **where)
+{
+    if (call->nargs > fn->nparams) {
+        ig_error(g, call->args[fn->nparams]->loc, "'%s' takes %d argument%s but %d were given", name,
+                 fn->nparams, fn->nparams == 1 ? "" : "s", call->nargs);
+        return false;
+    }
+    for (int i = 0; i < call->nargs; i++) {
+        vals[i] = ig_expr(g, call->args[i]);
+        if (vals[i].kind == GV_ERROR || ig_failed(g))
+            return false;
+        given[i] = true;
+        where[i] = call->args[i];
+    }
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        int slot = -1;
+        for (int i = 0; i < fn->nparams && slot < 0; i++)
+            if (!strcmp(fn->params[i].name, kw->name))
+                slot = i;
+        if (slot < 0) {
+            const char **names = arena_alloc(g->ar, sizeof(char *) * (size_t)(fn->nparams + 1));
+            for (int i = 0; i < fn->nparams; i++)
+                names[i] = fn->params[i].name;
+            const char *near = closest_name(kw->name, names, (size_t)fn->nparams);
+            ig_error(g, kw->loc, "'%s' has no parameter named '%s'%s%s%s", name, kw->name,
+                     near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+            return false;
+        }
+        if (given[slot]) {
+            ig_error(g, kw->loc, "'%s' got multiple values for its parameter '%s'", name, kw->name);
+            return false;
+        }
+        vals[slot] = ig_expr(g, kw->value);
+        if (vals[slot].kind == GV_ERROR || ig_failed(g))
+            return false;
+        given[slot] = true;
+        where[slot] = kw->value;
+    }
+    for (int i = 0; i < fn->nparams; i++)
+        if (!given[i] && !fn->params[i].default_value) {
+            ig_error(g, call->loc, "'%s' is missing its argument '%s'", name, fn->params[i].name);
+            return false;
+        }
+    return true;
+}
+
+gval ig_call_function(irgen *g, const ast_expr *call, const char *name)
+{
+    for (int i = 0; i < g->call_depth; i++)
+        if (!strcmp(g->call_stack[i], name))
+            return ig_error(g, call->loc, "recursive call of '%s' (%s): Swage inlines every call of "
+                                          "a @sw.jit function, so a function cannot call itself",
+                            name, call_chain(g, name));
+    if (g->call_depth >= MAX_CALL_DEPTH)
+        return ig_error(g, call->loc, "calls of @sw.jit functions nested more than %d deep",
+                        MAX_CALL_DEPTH);
+    ig_callee *c = callee(g, name);
+    if (!c) {
+        if (ig_failed(g))
+            return (gval){0};
+        return ig_error(g, call->loc, "'%s' is not a @sw.jit function Swage can find", name);
+    }
+    const ast_func *fn = c->fn;
+    size_t np = (size_t)fn->nparams + 1;
+    gval *vals = arena_alloc(g->ar, sizeof(gval) * np);
+    bool *given = arena_alloc(g->ar, sizeof(bool) * np);
+    const ast_expr **where = arena_alloc(g->ar, sizeof(ast_expr *) * np);
+    memset(given, 0, sizeof(bool) * np);
+    if (!bind_call(g, call, name, fn, vals, given, where))
+        return (gval){0};
+    for (int i = 0; i < fn->nparams; i++) {
+        const ast_param *p = &fn->params[i];
+        if (given[i] && p->annotation && ig_is_constexpr_annotation(p->annotation) &&
+            vals[i].kind != GV_CONST)
+            return ig_error(g, where[i]->loc, "the parameter '%s' of '%s' is an sl.constexpr: its "
+                                              "argument must be a compile-time constant", p->name,
+                            name);
+    }
+
+    /* The callee's own scope and source. */
+    env caller_scope = g->scope;
+    const source_file *caller_src = g->src;
+    if (g->call_depth == 0)
+        g->call_loc = call->loc;
+    VEC_PUSH(g->ar, g->call_stack, g->call_depth, g->capcall, name);
+    g->scope = (env){0};
+    g->src = c->src;
+    for (int i = 0; i < fn->nparams && !ig_failed(g); i++) {
+        const ast_param *p = &fn->params[i];
+        gval v = vals[i];
+        if (!given[i]) {
+            v = ig_expr(g, p->default_value);
+            if (v.kind != GV_CONST && v.kind != GV_NONE && !ig_failed(g))
+                ig_error(g, p->default_value->loc, "the default of a @sw.jit function's parameter "
+                                                   "must be a constant");
+        }
+        env_set(g, &g->scope, p->name, v);
+    }
+    gval ret = {.kind = GV_NONE};
+    if (!ig_failed(g))
+        ig_lower_function_body(g, &fn->body, name, &ret);
+    g->call_depth--;
+    g->scope = caller_scope;
+    g->src = caller_src;
+    return ig_failed(g) ? (gval){0} : ret;
+}
+
+gval ig_static_assert(irgen *g, const ast_expr *call)
+{
+    const ast_expr *cond = call->nargs > 0 ? call->args[0] : NULL;
+    const ast_expr *msg = call->nargs > 1 ? call->args[1] : NULL;
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        const ast_expr **slot = !strcmp(kw->name, "cond") ? &cond : !strcmp(kw->name, "msg") ? &msg : NULL;
+        if (!slot)
+            return ig_error(g, kw->loc, "sl.static_assert has no parameter named '%s' (its "
+                                        "parameters: cond, msg)", kw->name);
+        if (*slot)
+            return ig_error(g, kw->loc, "sl.static_assert got '%s' twice", kw->name);
+        *slot = kw->value;
+    }
+    if (call->nargs > 2)
+        return ig_error(g, call->args[2]->loc, "sl.static_assert takes a condition and a message");
+    if (!cond)
+        return ig_error(g, call->loc, "sl.static_assert is missing its condition");
+    if (msg && msg->kind != AST_STRING)
+        return ig_error(g, msg->loc, "the message of sl.static_assert must be a string literal");
+    gval c = ig_expr(g, cond);
+    if (c.kind == GV_ERROR)
+        return c;
+    if (c.kind != GV_CONST || c.c.kind == CONST_DTYPE)
+        return ig_error(g, cond->loc, "sl.static_assert needs a condition known while compiling "
+                                      "(literals, sl.constexpr values, .shape, .dtype); use "
+                                      "sl.assume or sl.where for runtime values");
+    bool truth = c.c.kind == CONST_FLOAT ? c.c.f != 0 : c.c.i != 0;
+    if (!truth) {
+        const char *text = msg && msg->name ? msg->name : "";
+        return ig_error(g, cond->loc, "static assertion failed%s%.200s", *text ? ": " : "", text);
+    }
+    return (gval){.kind = GV_NONE};
+}
