@@ -19,6 +19,8 @@ __all__ = [
     "load_segment", "store_segment", "segment_length", "prod",
     "cdiv", "clamp", "fma", "erf", "umulhi", "sqrt_rn", "div_rn", "fdiv", "math",
     "PropagateNan", "multiple_of", "max_contiguous", "max_constancy", "assume", "range",
+    "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
+    "atomic_xchg", "atomic_cas",
 ]
 
 
@@ -191,6 +193,14 @@ multiple_of = _kernel_only("multiple_of")
 max_contiguous = _kernel_only("max_contiguous")
 max_constancy = _kernel_only("max_constancy")
 assume = _kernel_only("assume")
+atomic_add = _kernel_only("atomic_add")
+atomic_max = _kernel_only("atomic_max")
+atomic_min = _kernel_only("atomic_min")
+atomic_and = _kernel_only("atomic_and")
+atomic_or = _kernel_only("atomic_or")
+atomic_xor = _kernel_only("atomic_xor")
+atomic_xchg = _kernel_only("atomic_xchg")
+atomic_cas = _kernel_only("atomic_cas")
 
 
 class PropagateNan:
