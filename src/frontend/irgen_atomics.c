@@ -64,7 +64,8 @@ static ir_value atomic_operand(irgen *g, const char *who, const char *param, con
             return IR_NO_VALUE;
         }
         if (ir_type_is_ptrlike(xt)) {
-            ig_error(g, a->loc, "'%s' of sl.%s must be a number, not %s", param, who, ig_type_name(xt, b1));
+            ig_error(g, a->loc, "'%s' of sl.%s must be a number, not a %s", param, who,
+                     ig_type_name(xt, b1));
             return IR_NO_VALUE;
         }
         if (xt.kind == TY_TILE && pt.kind != TY_TILE) {
@@ -83,7 +84,8 @@ static ir_value atomic_operand(irgen *g, const char *who, const char *param, con
     return x == IR_NO_VALUE ? x : ig_broadcast(g, a->loc, x, pt);
 }
 
-gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args)
+gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,
+                       const gval *self)
 {
     char buf[64];
     const char *who = name;
@@ -103,8 +105,9 @@ gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const a
         !ig_note_atomic(g, call->loc, who))
         return (gval){0};
 
-    /* evaluated in the call's order: pointer, (cmp,) val, mask */
-    gval p = ig_expr(g, args[0]);
+    /* evaluated in the call's order: pointer (unless the method's self),
+     * (cmp,) val, mask */
+    gval p = self ? *self : ig_expr(g, args[0]);
     if (p.kind == GV_ERROR)
         return p;
     gval vals[2];
@@ -119,7 +122,7 @@ gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const a
     ir_type pt = ir_value_type(g->m, ptr);
     ir_dtype dt = (ir_dtype)pt.dtype;
     if (cas ? !ir_atomic_cas_dtype_ok(dt) : !ir_atomic_rmw_dtype_ok(kind, dt))
-        return ig_error(g, args[0]->loc, "sl.%s needs a pointer to %s, not %s", who,
+        return ig_error(g, args[0]->loc, "sl.%s needs a pointer to %s, not a %s", who,
                         ir_atomic_dtypes_text(kind, false), ig_type_name(pt, buf));
 
     ir_value ops[4];

@@ -550,7 +550,7 @@ static gval lower_segment(irgen *g, const ast_expr *call, const builtin *b, cons
 
 static gval lower_atomic(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
-    return ig_atomic_builtin(g, call, b->name, args);
+    return ig_atomic_builtin(g, call, b->name, args, NULL);
 }
 
 /* ---- Triton's math helpers ----------------------------------------------- */
@@ -935,6 +935,24 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
             return (gval){0};
         return cast_to(g, call, self, call->callee->lhs, dt);
     }
-    return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the only method is "
-                                          ".to(dtype)", method);
+    const builtin *b = find_builtin(method);
+    if (b && b->lower == lower_atomic) {
+        /* Triton's member form: ptr.atomic_add(val, ...) is
+         * sl.atomic_add(ptr, val, ...) */
+        builtin shifted = *b;
+        shifted.nrequired--, shifted.nmax--;
+        for (int i = 0; i + 1 < MAX_ARGS; i++)
+            shifted.params[i] = b->params[i + 1];
+        shifted.params[MAX_ARGS - 1] = NULL;
+        const ast_expr *rest[MAX_ARGS], *args[MAX_ARGS] = {0};
+        if (!bind_args(g, call, &shifted, rest))
+            return (gval){0};
+        args[0] = call->callee->lhs;
+        for (int i = 0; i + 1 < MAX_ARGS; i++)
+            args[i + 1] = rest[i];
+        return ig_atomic_builtin(g, call, b->name, args, &self);
+    }
+    return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the methods are "
+                                          ".to(dtype) and the atomics (ptr.atomic_add(val) and "
+                                          "the others of sl.atomic_*)", method);
 }

@@ -179,7 +179,9 @@ const char *ig_closest_language_name(const char *name);
 /* The atomics (irgen_atomics.c): sl.atomic_add, atomic_max, atomic_min,
  * atomic_and, atomic_or, atomic_xor, atomic_xchg (pointer, val, mask, sem,
  * scope) and sl.atomic_cas (pointer, cmp, val, sem, scope), args bound in
- * that order. */
-gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);
+ * that order. For the method form (ptr.atomic_add(val, ...)) `self` is the
+ * pointer, already evaluated, and args[0] its expression; else NULL. */
+gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,
+                       const gval *self);
 
 #endif

@@ -103,8 +103,7 @@ bool ig_note_atomic(irgen *g, src_loc loc, const char *name)
 {
     if (g->seg.segment_id != IR_NO_VALUE) {
         ig_error(g, loc, "sl.%s cannot be used in a segment program (sl.segment_id at line %d): "
-                         "atomics are for grid programs, since a schedule may run a segment "
-                         "program's scalar code in more than one task kernel",
+                         "atomics are supported in grid programs only",
                  name, user_line(g, g->seg.segment_id_at));
         return false;
     }
