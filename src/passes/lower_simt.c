@@ -367,8 +367,7 @@ static void lower_store(lowerer *lw, ir_op *op)
  *      shared[warp], barrier, every thread combines shared[0 .. W-1] in
  *      order, barrier (the scratch is free again).
  *
- * Shuffles move 32- or 64-bit values, so narrow element types reduce in a
- * wider accumulator: f16/bf16 in f32 (sums and products round once at the
+ * Narrow element types reduce in a wider accumulator of 32 or 64 bits: f16/bf16 in f32 (sums and products round once at the
  * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
  * agree modulo 2^8, max/min are exact; an i1 sum keeps bit 0, as i1
  * arithmetic does). The result is cast back to the element type. */
