@@ -30,7 +30,11 @@
 // OPT-NEXT:    "sw.atomic_cas"(%p, %[[C]], %[[C]])
 // OPT-NEXT:    %[[S:[0-9]+]] = "sw.add"(%[[X]], %[[Y]])
 // OPT-NEXT:    "sw.store"(%p, %[[S]])
-// OPT-NEXT:    "func.return"
+// A branch whose only effect is an atomic is not effect-free:
+// OPT-NEXT:    "sw.cmp"
+// OPT-NEXT:    "sw.if"
+// OPT-NEXT:    "sw.atomic_rmw"(%p, %[[C]]) {kind = "xchg"
+// OPT:         "func.return"
 module {
   func.func @semantic(%p: !sw.ptr<i32>, %v: i32, %q: !sw.ptr<f32>, %m: i1) {
     %0 = "sw.atomic_rmw"(%p, %v) {kind = "add", sem = "acq_rel", scope = "gpu"} : (!sw.ptr<i32>, i32) -> i32
@@ -59,6 +63,13 @@ module {
     %also = "sw.atomic_cas"(%p, %c, %c2) {sem = "acq_rel", scope = "gpu"} : (!sw.ptr<i32>, i32, i32) -> i32
     %s = "sw.add"(%x, %y) : (i32, i32) -> i32
     "sw.store"(%p, %s) : (!sw.ptr<i32>, i32) -> ()
+    %b = "sw.cmp"(%x, %y) {predicate = "lt"} : (i32, i32) -> i1
+    "sw.if"(%b) ({
+      %z = "sw.atomic_rmw"(%p, %c) {kind = "xchg", sem = "relaxed", scope = "gpu"} : (!sw.ptr<i32>, i32) -> i32
+      "sw.yield"() : () -> ()
+    }, {
+      "sw.yield"() : () -> ()
+    }) : (i1) -> ()
     "func.return"() : () -> ()
   }
 
