@@ -219,7 +219,8 @@ static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const
     gval p = ig_expr(g, pa);
     if (p.kind == GV_ERROR)
         return false;
-    gval m = p.kind == GV_IR && ir_type_is_ptrlike(ig_type(g, p)) ? arg_value(g, ma) : (gval){.kind = GV_NONE};
+    bool is_ptr = p.kind == GV_IR && ir_type_is_ptrlike(ig_type(g, p));
+    gval m = is_ptr ? arg_value(g, ma) : (gval){.kind = GV_NONE};
     return ig_ptr_and_mask(g, b->name, pa, p, ma, m, ptr, mask);
 }
 
