@@ -40,7 +40,9 @@ static void init(void)
         "!sw.segment<f32>", "{value = ", " : i32}", " : i64}", " : f32}", "true", "false",
         "{axis = 0 : i32}", "{kind = \"sum\"}", "{predicate = \"lt\"}", "attributes {",
         "simt.num_threads = 128 : i32", "sw.block_threads = 64 : i32", "loc(\"f.py\":1:2)",
-        "// -----\n", "0x7F800000", "\"", "#", NULL,
+        "// -----\n", "0x7F800000", "\"", "#",
+        "{kind = \"add\", scope = \"gpu\", sem = \"relaxed\"}", "{scope = \"sys\", sem = \"acquire\"}",
+        "\"xchg\"", "\"acq_rel\"", NULL,
     };
     size_t n = 0;
     for (int k = 0; k < IR_OP_COUNT; k++)

@@ -35,6 +35,9 @@ static const char *const dict[] = {
     "sl.cdiv(", "sl.fma(", "sl.erf(", "sl.umulhi(", "sl.clamp(", "sl.math.", "sl.fdiv(",
     "sl.multiple_of(", "sl.max_contiguous(", "sl.assume(", "sl.range(", "num_stages=",
     "float(\"inf\")", "float(\"nan\")", "cache_modifier=\".cg\"", "eviction_policy=",
+    "sl.atomic_add(", "sl.atomic_max(", "sl.atomic_min(", "sl.atomic_and(", "sl.atomic_or(",
+    "sl.atomic_xor(", "sl.atomic_xchg(", "sl.atomic_cas(", ".atomic_add(", "sem=\"relaxed\"",
+    "sem=\"acq_rel\"", "scope=\"cta\"", "scope=\"sys\"",
     NULL,
 };
 

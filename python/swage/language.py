@@ -20,6 +20,8 @@ __all__ = [
     "cdiv", "clamp", "fma", "erf", "umulhi", "sqrt_rn", "div_rn", "fdiv", "math",
     "PropagateNan", "multiple_of", "max_contiguous", "max_constancy", "assume", "range",
     "randint", "rand", "randn",
+    "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
+    "atomic_xchg", "atomic_cas",
 ]
 
 
@@ -195,6 +197,14 @@ assume = _kernel_only("assume")
 randint = _kernel_only("randint")
 rand = _kernel_only("rand")
 randn = _kernel_only("randn")
+atomic_add = _kernel_only("atomic_add")
+atomic_max = _kernel_only("atomic_max")
+atomic_min = _kernel_only("atomic_min")
+atomic_and = _kernel_only("atomic_and")
+atomic_or = _kernel_only("atomic_or")
+atomic_xor = _kernel_only("atomic_xor")
+atomic_xchg = _kernel_only("atomic_xchg")
+atomic_cas = _kernel_only("atomic_cas")
 
 
 class PropagateNan:

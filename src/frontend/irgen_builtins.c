@@ -166,27 +166,24 @@ static gval lower_arange(irgen *g, const ast_expr *call, const builtin *b, const
 
 /* ---- memory ------------------------------------------------------------- */
 
-/* Brings pointer and mask to one shape; returns false after reporting. */
-static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *pa,
-                         const ast_expr *ma, ir_value *ptr, ir_value *mask)
+bool ig_ptr_and_mask(irgen *g, const char *who, const ast_expr *pa, gval p, const ast_expr *ma, gval m,
+                     ir_value *ptr, ir_value *mask)
 {
     char buf[64];
-    gval p = ig_expr(g, pa);
     if (p.kind == GV_ERROR)
         return false;
     if (p.kind != GV_IR || !ir_type_is_ptrlike(ig_type(g, p))) {
-        if (p.kind == GV_IR && ig_type(g, p).kind == TY_SEGMENT)
-            ig_error(g, pa->loc, "sl.%s needs a pointer, not a segment view; use sl.%s_segment",
-                     b->name, b->name);
+        if (p.kind == GV_IR && ig_type(g, p).kind == TY_SEGMENT &&
+            (!strcmp(who, "load") || !strcmp(who, "store")))
+            ig_error(g, pa->loc, "sl.%s needs a pointer, not a segment view; use sl.%s_segment", who, who);
         else if (p.kind == GV_IR)
-            ig_error(g, pa->loc, "sl.%s needs a pointer, not %s", b->name, ig_type_name(ig_type(g, p), buf));
+            ig_error(g, pa->loc, "sl.%s needs a pointer, not %s", who, ig_type_name(ig_type(g, p), buf));
         else
-            ig_error(g, pa->loc, "sl.%s needs a pointer", b->name);
+            ig_error(g, pa->loc, "sl.%s needs a pointer", who);
         return false;
     }
     *ptr = p.v;
     *mask = IR_NO_VALUE;
-    gval m = arg_value(g, ma);
     if (m.kind == GV_ERROR)
         return false;
     if (m.kind == GV_NONE || (m.kind == GV_CONST && m.c.kind == CONST_BOOL && m.c.i))
@@ -197,11 +194,11 @@ static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const
     ir_type mt = ir_value_type(g->m, mv);
     if (ig_is_segment_type(mt)) {
         ig_error(g, ma->loc, "the mask of sl.%s cannot be a segment value: sl.load_segment and "
-                             "sl.store_segment cover exactly the segment's elements", b->name);
+                             "sl.store_segment cover exactly the segment's elements", who);
         return false;
     }
     if (ir_type_is_ptrlike(mt) || mt.dtype != DT_I1) {
-        ig_error(g, ma->loc, "the mask of sl.%s must be int1 (bool), not %s", b->name,
+        ig_error(g, ma->loc, "the mask of sl.%s must be int1 (bool), not %s", who,
                  ig_type_name(mt, buf));
         return false;
     }
@@ -212,6 +209,19 @@ static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const
     mv = ig_broadcast(g, ma->loc, mv, pt);
     *mask = mv;
     return mv != IR_NO_VALUE;
+}
+
+/* Evaluates pointer and mask and brings them to one shape; returns false
+ * after reporting. */
+static bool ptr_and_mask(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *pa,
+                         const ast_expr *ma, ir_value *ptr, ir_value *mask)
+{
+    gval p = ig_expr(g, pa);
+    if (p.kind == GV_ERROR)
+        return false;
+    bool is_ptr = p.kind == GV_IR && ir_type_is_ptrlike(ig_type(g, p));
+    gval m = is_ptr ? arg_value(g, ma) : (gval){.kind = GV_NONE};
+    return ig_ptr_and_mask(g, b->name, pa, p, ma, m, ptr, mask);
 }
 
 /* A string keyword of Triton's that changes how memory is cached, not what
@@ -549,6 +559,11 @@ static gval lower_segment(irgen *g, const ast_expr *call, const builtin *b, cons
     return ig_segment_builtin(g, call, b->name, args);
 }
 
+static gval lower_atomic(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return ig_atomic_builtin(g, call, b->name, args, NULL);
+}
+
 /* ---- Triton's math helpers ----------------------------------------------- */
 
 /* An operand of an elementwise float op: integers convert to float32, as
@@ -781,6 +796,14 @@ static const builtin builtins[] = {
      IR_LOAD, NULL, 3},
     {"store", lower_store, 2, 5, {"pointer", "value", "mask", "cache_modifier", "eviction_policy"},
      IR_STORE, NULL, 3},
+    {"atomic_add", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_max", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_min", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_and", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_or", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_xor", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_xchg", lower_atomic, 2, 5, {"pointer", "val", "mask", "sem", "scope"}, IR_ATOMIC_RMW, NULL, 0},
+    {"atomic_cas", lower_atomic, 3, 5, {"pointer", "cmp", "val", "sem", "scope"}, IR_ATOMIC_CAS, NULL, 0},
     {"where", lower_where, 3, 3, {"condition", "x", "y"}, IR_SELECT, NULL, 0},
     {"minimum", lower_binary_math, 2, 2, {"x", "y"}, IR_MINIMUM, NULL, 0},
     {"maximum", lower_binary_math, 2, 2, {"x", "y"}, IR_MAXIMUM, NULL, 0},
@@ -931,6 +954,24 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
             return (gval){0};
         return cast_to(g, call, self, call->callee->lhs, dt);
     }
-    return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the only method is "
-                                          ".to(dtype)", method);
+    const builtin *b = find_builtin(method);
+    if (b && b->lower == lower_atomic) {
+        /* Triton's member form: ptr.atomic_add(val, ...) is
+         * sl.atomic_add(ptr, val, ...) */
+        builtin shifted = *b;
+        shifted.nrequired--, shifted.nmax--;
+        for (int i = 0; i + 1 < MAX_ARGS; i++)
+            shifted.params[i] = b->params[i + 1];
+        shifted.params[MAX_ARGS - 1] = NULL;
+        const ast_expr *rest[MAX_ARGS], *args[MAX_ARGS] = {0};
+        if (!bind_args(g, call, &shifted, rest))
+            return (gval){0};
+        args[0] = call->callee->lhs;
+        for (int i = 0; i + 1 < MAX_ARGS; i++)
+            args[i + 1] = rest[i];
+        return ig_atomic_builtin(g, call, b->name, args, &self);
+    }
+    return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the methods are "
+                                          ".to(dtype) and the atomics (ptr.atomic_add(val) and "
+                                          "the others of sl.atomic_*)", method);
 }

@@ -225,11 +225,21 @@ bool ig_check_segment_op(irgen *g, ir_op_kind kind, src_loc loc, const ir_value 
 /* Records a use of sl.program_id / sl.num_programs; false (reported) in a
  * segment program. */
 bool ig_note_grid_query(irgen *g, src_loc loc, const char *name);
+/* Records a use of an atomic (sl.atomic_*); false (reported) in a
+ * segment program: atomics are for grid programs. */
+bool ig_note_atomic(irgen *g, src_loc loc, const char *name);
 /* A merged (if) or loop-carried variable may not hold segment data. */
 bool ig_check_not_segment(irgen *g, src_loc loc, const char *name, ir_type t, const char *how);
 gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);
 
 /* Built-ins (irgen_builtins.c): `sl.<name>(...)`, `x.to(...)`. */
+/* The pointer and mask arguments of sl.<who> (load, store, the atomics),
+ * already evaluated: p must be a pointer or a tile of pointers, m None,
+ * True or an int1 value; a scalar pointer is broadcast to a tile mask's
+ * shape and a scalar mask to a tile pointer's. *mask is IR_NO_VALUE for
+ * no mask. Returns false after reporting at pa or ma. */
+bool ig_ptr_and_mask(irgen *g, const char *who, const ast_expr *pa, gval p, const ast_expr *ma, gval m,
+                     ir_value *ptr, ir_value *mask);
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);
 /* sl.randint, sl.rand, sl.randn (irgen_random.c): args are seed, offset,
  * n_rounds (NULL when not given). */
@@ -242,5 +252,13 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name);
 bool ig_is_builtin_name(const char *name);
 /* The swage.language name (built-in or dtype) nearest to a misspelt one, or NULL. */
 const char *ig_closest_language_name(const char *name);
+
+/* The atomics (irgen_atomics.c): sl.atomic_add, atomic_max, atomic_min,
+ * atomic_and, atomic_or, atomic_xor, atomic_xchg (pointer, val, mask, sem,
+ * scope) and sl.atomic_cas (pointer, cmp, val, sem, scope), args bound in
+ * that order. For the method form (ptr.atomic_add(val, ...)) `self` is the
+ * pointer, already evaluated, and args[0] its expression; else NULL. */
+gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,
+                       const gval *self);
 
 #endif

@@ -97,7 +97,12 @@ void irb_store_at(ir_builder *b, ir_value ptr, ir_value index, ir_value value, i
 ir_value irb_atomic_add_at(ir_builder *b, ir_value ptr, ir_value index, ir_value value)
 {
     ir_value operands[2] = {pointer_at(b, ptr, index), value};
-    return irb(b, IR_ATOMIC_ADD, operands, 2, ir_value_type(b->m, value));
+    ir_value old = irb(b, IR_ATOMIC_RMW, operands, 2, ir_value_type(b->m, value));
+    ir_op *op = b->m->values[old].def;
+    ir_attr_set_str(b->m, op, "kind", "add");
+    ir_attr_set_str(b->m, op, "sem", "relaxed");
+    ir_attr_set_str(b->m, op, "scope", "gpu");
+    return old;
 }
 
 ir_value irb_arange(ir_builder *b, int32_t n)

@@ -39,7 +39,8 @@ ir_value irb_int(ir_builder *b, ir_dtype dt, int64_t value);
 /* *(ptr + index) / *(ptr + index) = value [where mask]; index any integer. */
 ir_value irb_load_at(ir_builder *b, ir_value ptr, ir_value index);
 void irb_store_at(ir_builder *b, ir_value ptr, ir_value index, ir_value value, ir_value mask);
-/* sw.atomic_add(ptr + index, value) -> the old value. */
+/* sw.atomic_rmw {kind = "add", sem = "relaxed", scope = "gpu"} of value at
+ * ptr + index -> the old value (ordered by sw.fence where it matters). */
 ir_value irb_atomic_add_at(ir_builder *b, ir_value ptr, ir_value index, ir_value value);
 /* sw.arange {0, n}. */
 ir_value irb_arange(ir_builder *b, int32_t n);

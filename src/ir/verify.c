@@ -213,7 +213,7 @@ static bool check_mask(verifier *v, const ir_op *op, ir_type ptr, int index)
 static bool check_mem_ptr(verifier *v, const ir_op *op, ir_type ptr)
 {
     char a[64];
-    if (op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE || op->kind == IR_SIMT_ATOMIC_ADD) {
+    if (op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE) {
         if (ptr.kind != TY_VEC || !ptr.ptr_elem)
             return fail(v, op, "'%s' operand #0 type %s must be a vector of pointers", name_of(op),
                         TY(ptr, a));
@@ -263,23 +263,6 @@ static bool check_store(verifier *v, const ir_op *op)
         return fail(v, op, "'%s' value type %s does not match the pointee of %s (expected %s)",
                     name_of(op), TY(val, a), TY(ptr, b), TY(want, c));
     return op->noperands == 2 || check_mask(v, op, ptr, 2);
-}
-
-/* sw.atomic_add / simt.atomic_add: a store's operands, and a result of the
- * value's type (the old contents); i32, i64, f32 or f64 elements. */
-static bool check_atomic(verifier *v, const ir_op *op)
-{
-    char a[64], b[64];
-    if (!check_store(v, op))
-        return false;
-    ir_type val = operand_type(v, op, 1), r = result_type(v, op, 0);
-    ir_dtype dt = (ir_dtype)val.dtype;
-    if (val.ptr_elem || (dt != DT_I32 && dt != DT_I64 && dt != DT_F32 && dt != DT_F64))
-        return fail(v, op, "'%s' adds i32, i64, f32 or f64 elements, not %s", name_of(op), TY(val, a));
-    if (!ir_type_eq(r, val))
-        return fail(v, op, "'%s' result type %s does not match its value type %s", name_of(op),
-                    TY(r, a), TY(val, b));
-    return true;
 }
 
 /* The element rules shared by unary and binary ops: no pointers, float-only
@@ -583,8 +566,10 @@ static bool check_shuffle(verifier *v, const ir_op *op)
     if (!xor && (!lane || lane->i < 0 || lane->i >= w))
         return fail(v, op, "'simt.shfl_idx' needs an integer attribute 'lane' in 0..width-1 (%lld)",
                     (long long)(w - 1));
-    if (x.kind != TY_SCALAR || (ir_dtypes[x.dtype].bits != 32 && ir_dtypes[x.dtype].bits != 64))
-        return fail(v, op, "'%s' operand type %s must be a 32- or 64-bit scalar", name_of(op), TY(x, a));
+    if (x.kind != TY_SCALAR || (ir_dtypes[x.dtype].bits != 32 && ir_dtypes[x.dtype].bits != 64 &&
+                                x.dtype != DT_F16 && x.dtype != DT_BF16))
+        return fail(v, op, "'%s' operand type %s must be a 32- or 64-bit scalar, f16 or bf16",
+                    name_of(op), TY(x, a));
     if (!ir_type_eq(r, x))
         return fail(v, op, "'%s' result type %s does not match its operand type %s", name_of(op),
                     TY(r, a), TY(x, b));
@@ -636,7 +621,8 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_LOAD:
         case IR_STORE:
         case IR_REDUCE:
-        case IR_ATOMIC_ADD:
+        case IR_ATOMIC_RMW:
+        case IR_ATOMIC_CAS:
         case IR_FENCE:
             return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
                         "(one with simt.num_threads)", name_of(op));
@@ -723,8 +709,10 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_ADDPTR: return check_addptr(v, op);
     case IR_LOAD: return check_load(v, op);
     case IR_STORE: return check_store(v, op);
-    case IR_ATOMIC_ADD:
-    case IR_SIMT_ATOMIC_ADD: return check_atomic(v, op);
+    case IR_ATOMIC_RMW:
+    case IR_ATOMIC_CAS:
+    case IR_SIMT_ATOMIC_RMW:
+    case IR_SIMT_ATOMIC_CAS: return verify_atomic(v, op);
     case IR_FENCE:
     case IR_SIMT_FENCE: return true;
     case IR_CMP: return check_cmp(v, op);

@@ -64,12 +64,18 @@ bool verify_segment(verifier *v, const ir_op *op);
 bool verify_segment_length(verifier *v, const ir_op *op);
 bool verify_load_segment(verifier *v, const ir_op *op);
 bool verify_store_segment(verifier *v, const ir_op *op);
-/* sw.program_id / sw.num_programs / sw.segment_id: a segment program or a
- * grid program, not both. */
+/* sw.program_id / sw.num_programs / sw.segment_id (and the semantic
+ * atomics, which only grid programs hold): a segment program or a grid
+ * program, not both. */
 bool verify_program_kind(verifier *v, const ir_op *op);
 /* Where views and segment values may flow (every op). */
 bool verify_segment_flow(verifier *v, const ir_op *op);
 /* The op's `stage` attribute against the function's sw.stages (every op). */
 bool verify_op_stage(verifier *v, const ir_op *op);
+
+/* The atomic ops (verify_atomics.c): sw.atomic_rmw, sw.atomic_cas and
+ * their SIMT forms; a semantic atomic also makes its function a grid
+ * program (verify_program_kind). */
+bool verify_atomic(verifier *v, const ir_op *op);
 
 #endif

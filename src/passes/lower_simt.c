@@ -318,8 +318,8 @@ static void lower_load(lowerer *lw, ir_op *op)
 /* Stores are made by owners only: replicated copies (tid >= N / V) are
  * masked off, and a store through a scalar pointer is made by thread 0, as
  * a one-slot simt.store. */
-/* A store or atomic of a tile becomes `kind` on the op's vectors, its mask
- * and-ed with the owner mask (replicated copies write nothing). */
+/* A store of a tile becomes `kind` on the op's vectors, its mask and-ed
+ * with the owner mask (replicated copies write nothing). */
 static void lower_tile_write(lowerer *lw, ir_op *op, ir_op_kind kind, int32_t vec)
 {
     ir_value ptr = op->operands[0], value = op->operands[1];
@@ -367,8 +367,7 @@ static void lower_store(lowerer *lw, ir_op *op)
  *      shared[warp], barrier, every thread combines shared[0 .. W-1] in
  *      order, barrier (the scratch is free again).
  *
- * Shuffles move 32- or 64-bit values, so narrow element types reduce in a
- * wider accumulator: f16/bf16 in f32 (sums and products round once at the
+ * Narrow element types reduce in a wider accumulator of 32 or 64 bits: f16/bf16 in f32 (sums and products round once at the
  * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
  * agree modulo 2^8, max/min are exact; an i1 sum keeps bit 0, as i1
  * arithmetic does). The result is cast back to the element type. */
@@ -509,26 +508,47 @@ static void lower_grid_query(lowerer *lw, ir_op *op)
     replace_op(lw, op, scaled);
 }
 
-/* sw.atomic_add of a tile: one simt.atomic_add per slot, owners only. Of a
- * scalar: the group leader adds (one slot) and its old value is
- * broadcast to the group, so the result is uniform like every scalar. */
+/* The atomics (sw.atomic_rmw, sw.atomic_cas) keep their attributes. Of a
+ * tile: the same op per slot on the vectors, owners only (replicated
+ * copies must not apply it again; their slots read 0). Of a scalar: the
+ * group leader applies it to one slot and, when the old value is used, it
+ * is broadcast to the group, so the result is uniform like every scalar. */
 static void lower_atomic(lowerer *lw, ir_op *op)
 {
-    ir_value ptr = op->operands[0], value = op->operands[1];
-    ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
+    bool cas = op->kind == IR_ATOMIC_CAS;
+    ir_op_kind kind = cas ? IR_SIMT_ATOMIC_CAS : IR_SIMT_ATOMIC_RMW;
+    int nvals = cas ? 2 : 1;
+    ir_value ptr = op->operands[0];
+    ir_value mask = op->noperands == 2 + nvals ? op->operands[1 + nvals] : IR_NO_VALUE;
+    ir_value operands[4];
+    for (int i = 0; i <= nvals; i++)
+        operands[i] = op->operands[i];
     if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
-        lower_tile_write(lw, op, IR_SIMT_ATOMIC_ADD, 1);
+        ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
+        if (owner != IR_NO_VALUE) {
+            ir_value owners = splat(lw, op, owner, ir_value_type(lw->m, ptr).len);
+            mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
+        }
+        operands[1 + nvals] = mask;
+        ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 1 + nvals : 2 + nvals);
+        op->kind = kind;
         return;
     }
     ir_value leader = group_leader(lw, op);
     if (mask != IR_NO_VALUE)
         leader = binary(lw, op, IR_AND, mask, leader);
+    for (int i = 0; i <= nvals; i++)
+        operands[i] = splat(lw, op, operands[i], 1);
+    operands[1 + nvals] = splat(lw, op, leader, 1);
     ir_type scalar = ir_value_type(lw->m, op->results[0]);
-    ir_value operands[3] = {splat(lw, op, ptr, 1), splat(lw, op, value, 1), splat(lw, op, leader, 1)};
-    ir_op *add = emit_op(lw, op, IR_SIMT_ATOMIC_ADD, operands, 3,
+    ir_op *one = emit_op(lw, op, kind, operands, 2 + nvals,
                          (ir_type[]){ir_type_like(ir_type_vec(DT_I32, 1), scalar)}, 1);
-    set_vec(lw, add, 1);
-    ir_value slot = emit(lw, op, IR_SIMT_VREDUCE, add->results, 1, scalar);
+    ir_attr_set_all(lw->m, one, op->attrs, op->nattrs);
+    if (!ir_value_uses(lw->m, op->results[0])) {
+        ir_op_erase(lw->m, op);
+        return;
+    }
+    ir_value slot = emit(lw, op, IR_SIMT_VREDUCE, one->results, 1, scalar);
     ir_attr_set_str(lw->m, def_of(lw, slot), "kind", "max");
     replace_op(lw, op, broadcast_from_leader(lw, op, slot));
 }
@@ -543,7 +563,8 @@ static bool lower_op(lowerer *lw, ir_op *op)
     switch (op->kind) {
     case IR_PROGRAM_ID:
     case IR_NUM_PROGRAMS: lower_grid_query(lw, op); return true;
-    case IR_ATOMIC_ADD: lower_atomic(lw, op); return true;
+    case IR_ATOMIC_RMW:
+    case IR_ATOMIC_CAS: lower_atomic(lw, op); return true;
     case IR_FENCE: op->kind = IR_SIMT_FENCE; return true;
     case IR_ARANGE: lower_arange(lw, op); return true;
     case IR_LOAD: lower_load(lw, op); return true;

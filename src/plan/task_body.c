@@ -30,7 +30,8 @@ static int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
  * reads it. */
 static bool touches_memory(const ir_op *op, bool loads)
 {
-    if (op->kind == IR_STORE || op->kind == IR_ATOMIC_ADD || (loads && op->kind == IR_LOAD))
+    if (op->kind == IR_STORE || op->kind == IR_ATOMIC_RMW || op->kind == IR_ATOMIC_CAS ||
+        (loads && op->kind == IR_LOAD))
         return true;
     for (int r = 0; r < op->nregions; r++)
         for (const ir_op *inner = op->regions[r]->first; inner; inner = inner->next)

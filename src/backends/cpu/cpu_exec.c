@@ -8,6 +8,7 @@
  * SWAGE_CPU_GENERIC=1 to run every value op through scalar.h's generic path
  * only (for checking the fast loops). */
 #include "cpu_internal.h"
+#include "../../ir/atomic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,28 +115,33 @@ bool cpu_exec_store(cpu_ctx *c, const ir_op *op)
 
 bool cpu_exec_atomic(cpu_ctx *c, const ir_op *op)
 {
+    bool cas = op->kind == IR_ATOMIC_CAS || op->kind == IR_SIMT_ATOMIC_CAS;
+    int nvals = cas ? 2 : 1; /* (cmp,) value after the pointer */
     const cpu_ptr *p = cpu_ptrs(c, op->operands[0]);
-    const ir_scalar *v = cpu_vals(c, op->operands[1]);
-    const ir_scalar *mask = op->noperands == 3 ? cpu_vals(c, op->operands[2]) : NULL;
+    const ir_scalar *cmp = cas ? cpu_vals(c, op->operands[1]) : NULL;
+    const ir_scalar *v = cpu_vals(c, op->operands[nvals]);
+    const ir_scalar *mask = op->noperands == 2 + nvals ? cpu_vals(c, op->operands[1 + nvals]) : NULL;
+    ir_atomic_kind kind = cas ? IR_ATOM_KIND_COUNT : ir_atomic_kind_from_name(ir_attr_get(op, "kind")->s);
     ir_scalar *o = cpu_vals(c, op->results[0]);
-    ir_dtype dt = cpu_dtype(c, op->operands[1]);
+    ir_dtype dt = cpu_dtype(c, op->operands[nvals]);
     int32_t n = cpu_len(c, op->operands[0]), slots = cpu_slots(c, op->operands[0]);
     if (!check_writes(c, op, p, mask, dt, n, slots))
         return false;
-    for (int32_t i = 0; i < n; i++) {
-        if ((mask && !mask[i].i) || !cpu_thread_active(c, i / slots)) {
-            o[i] = (ir_scalar){0};
-            continue;
+    /* Slot by slot (one instruction each on a GPU), each slot's lanes in
+     * thread order; the semantic executor has one thread, so that is
+     * element order. */
+    for (int32_t j = 0; j < slots; j++)
+        for (int32_t t = 0; t < c->threads; t++) {
+            int32_t i = t * slots + j;
+            if ((mask && !mask[i].i) || !cpu_thread_active(c, t)) {
+                o[i] = (ir_scalar){0};
+                continue;
+            }
+            if (!cpu_journal_note(c, p[i].arg, p[i].off))
+                return false;
+            void *at = element_at(c, p[i]);
+            o[i] = cas ? ir_atomic_cas_apply(dt, at, cmp[i], v[i]) : ir_atomic_rmw_apply(kind, dt, at, v[i]);
         }
-        if (!cpu_journal_note(c, p[i].arg, p[i].off))
-            return false;
-        void *at = element_at(c, p[i]);
-        ir_scalar old = ir_scalar_load(dt, at), sum;
-        if (!ir_eval_binary(IR_ADD, dt, old, v[i], &sum))
-            return cpu_internal(c, op, "no addition for the atomic's dtype");
-        ir_scalar_store(dt, at, sum);
-        o[i] = old;
-    }
     return true;
 }
 
@@ -406,7 +412,8 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
             if (!cpu_exec_store(c, op))
                 return false;
             break;
-        case IR_ATOMIC_ADD:
+        case IR_ATOMIC_RMW:
+        case IR_ATOMIC_CAS:
             if (!cpu_exec_atomic(c, op))
                 return false;
             break;

@@ -164,9 +164,11 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term);
  * simt.store: masked-off lanes (and lanes of inactive threads) take
  * `other` / write nothing; every active lane of a store is checked before
  * any is written; lanes are written in (thread, slot) order, so the last
- * writer wins. sw.atomic_add / simt.atomic_add: every active lane checked,
- * then each adds in (thread, slot) order and gets the element's old value
- * (masked-off lanes get 0). */
+ * writer wins. The atomics (sw.atomic_rmw, sw.atomic_cas and their SIMT
+ * forms): every active lane checked, then each applies its atomic
+ * (src/ir/atomic.h) slot by slot, the lanes of a slot in thread order
+ * (element order for the semantic executor), and gets the element's old
+ * value (masked-off lanes get 0). */
 bool cpu_exec_load(cpu_ctx *c, const ir_op *op);
 bool cpu_exec_store(cpu_ctx *c, const ir_op *op);
 bool cpu_exec_atomic(cpu_ctx *c, const ir_op *op);

@@ -6,6 +6,7 @@
  * never a read past a slot. Guarantees one allocation per launch (plus
  * the segment values' scratch, cpu_segment.c). */
 #include "cpu_internal.h"
+#include "../../ir/atomic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,7 +179,8 @@ static bool int_attr(const ir_op *op, const char *name, int64_t lo, int64_t hi)
 static bool semantic_only(ir_op_kind kind)
 {
     return kind == IR_PROGRAM_ID || kind == IR_NUM_PROGRAMS || kind == IR_ARANGE ||
-           kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || kind == IR_ATOMIC_ADD ||
+           kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || kind == IR_ATOMIC_RMW ||
+           kind == IR_ATOMIC_CAS ||
            kind == IR_FENCE || cpu_is_segment_op(kind);
 }
 
@@ -195,6 +197,33 @@ static bool check_views(cpu_ctx *c, const ir_op *op)
     for (int i = 0; i < op->nresults; i++)
         if (c->m->values[op->results[i]].type.kind == TY_SEGMENT)
             return cpu_internal(c, op, "a segment view made by an op that does not make one");
+    return true;
+}
+
+/* An atomic: (pointers, [cmps,] values of the pointee[, mask]) -> old
+ * values, a kind the executor knows, on a dtype it applies to. */
+static bool check_atomic(cpu_ctx *c, const ir_op *op)
+{
+    const ir_value *o = op->operands;
+    int no = op->noperands;
+    bool cas = op->kind == IR_ATOMIC_CAS || op->kind == IR_SIMT_ATOMIC_CAS;
+    int nvals = cas ? 2 : 1;
+    if (no != 1 + nvals && no != 2 + nvals)
+        return cpu_internal(c, op, "bad operand count");
+    if (!cpu_is_ptr(c, o[0]) || (no == 2 + nvals && cpu_is_ptr(c, o[1 + nvals])))
+        return cpu_internal(c, op, "expects (pointers, values of the pointee[, mask]) -> old values");
+    ir_dtype dt = cpu_dtype(c, o[0]);
+    for (int i = 1; i <= nvals; i++)
+        if (cpu_is_ptr(c, o[i]) || cpu_dtype(c, o[i]) != dt)
+            return cpu_internal(c, op, "expects (pointers, values of the pointee[, mask]) -> old values");
+    if (cpu_is_ptr(c, op->results[0]) || cpu_dtype(c, op->results[0]) != dt)
+        return cpu_internal(c, op, "an atomic's result is the pointee type");
+    if (cas)
+        return ir_atomic_cas_dtype_ok(dt) || cpu_internal(c, op, "no compare-and-swap of this dtype");
+    const ir_attr *kind = ir_attr_get(op, "kind");
+    ir_atomic_kind k = ir_atomic_kind_from_name(kind && kind->kind == ATTR_STR ? kind->s : NULL);
+    if (k == IR_ATOM_KIND_COUNT || !ir_atomic_rmw_dtype_ok(k, dt))
+        return cpu_internal(c, op, "an atomic kind the executor does not know for its dtype");
     return true;
 }
 
@@ -241,13 +270,12 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
     case IR_FENCE:
     case IR_SIMT_FENCE:
         return no == 0 || cpu_internal(c, op, "a fence takes no operands");
-    case IR_ATOMIC_ADD:
-    case IR_SIMT_ATOMIC_ADD:
-        if (no != 2 && no != 3)
-            return cpu_internal(c, op, "bad operand count");
-        if (!cpu_is_ptr(c, o[0]) || cpu_is_ptr(c, o[1]) || (no == 3 && cpu_is_ptr(c, o[2])) ||
-            cpu_dtype(c, o[1]) != cpu_dtype(c, o[0]) || cpu_dtype(c, op->results[0]) != cpu_dtype(c, o[1]))
-            return cpu_internal(c, op, "expects (pointers, values of the pointee[, mask]) -> old values");
+    case IR_ATOMIC_RMW:
+    case IR_ATOMIC_CAS:
+    case IR_SIMT_ATOMIC_RMW:
+    case IR_SIMT_ATOMIC_CAS:
+        if (!check_atomic(c, op))
+            return false;
         break;
     case IR_LOAD:
     case IR_STORE:
@@ -301,7 +329,8 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
         return false;
     bool ptr_ok = op->kind == IR_LOAD || op->kind == IR_STORE || op->kind == IR_ADDPTR ||
                   op->kind == IR_SELECT || op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE ||
-                  op->kind == IR_ATOMIC_ADD || op->kind == IR_SIMT_ATOMIC_ADD;
+                  op->kind == IR_ATOMIC_RMW || op->kind == IR_ATOMIC_CAS ||
+                  op->kind == IR_SIMT_ATOMIC_RMW || op->kind == IR_SIMT_ATOMIC_CAS;
     if (!ptr_ok) {
         for (int i = 0; i < op->nresults; i++)
             if (cpu_is_ptr(c, op->results[i]))

@@ -39,7 +39,7 @@ bool cpu_is_simt_op(ir_op_kind kind)
     switch (kind) {
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
     case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR:
-    case IR_SIMT_SHFL_IDX: case IR_SIMT_ATOMIC_ADD: case IR_SIMT_FENCE:
+    case IR_SIMT_SHFL_IDX: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
     case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER:
         return true;
     default:
@@ -106,15 +106,13 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
             return cpu_internal(c, op, "a shuffle's width must be a power of two in 1..32");
         if (xor ? !has_int_attr(op, "offset", 1, width - 1) : !has_int_attr(op, "lane", 0, width - 1))
             return cpu_internal(c, op, "a shuffle's offset or lane must stay inside its width");
-        if (cpu_slots(c, r) != 1 || (bits != 32 && bits != 64) ||
+        if (cpu_slots(c, r) != 1 || (bits != 32 && bits != 64 && bits != 16) ||
             cpu_dtype(c, r) != cpu_dtype(c, op->operands[0]))
-            return cpu_internal(c, op, "a shuffle moves a 32- or 64-bit scalar");
+            return cpu_internal(c, op, "a shuffle moves a 16-, 32- or 64-bit scalar");
         return true;
     }
-    case IR_SIMT_ATOMIC_ADD:
-        if (attr_int(op, "vec", 1) != 1)
-            return cpu_internal(c, op, "simt.atomic_add accesses one slot at a time (vec = 1)");
-        return true;
+    case IR_SIMT_ATOMIC_RMW:
+    case IR_SIMT_ATOMIC_CAS: /* checked with the semantic atomics */
     case IR_SIMT_FENCE:
         return true;
     case IR_SIMT_SMEM_STORE:
@@ -429,7 +427,8 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_VREDUCE: return cpu_exec_value_op(c, op);
     case IR_SIMT_SHFL_XOR:
     case IR_SIMT_SHFL_IDX: return exec_shuffle(c, op);
-    case IR_SIMT_ATOMIC_ADD: return cpu_exec_atomic(c, op);
+    case IR_SIMT_ATOMIC_RMW:
+    case IR_SIMT_ATOMIC_CAS: return cpu_exec_atomic(c, op);
     case IR_SIMT_FENCE: return true; /* lockstep: memory is always in order */
     case IR_SIMT_SMEM_STORE: return exec_smem_store(c, op);
     case IR_SIMT_SMEM_LOAD: return exec_smem_load(c, op);

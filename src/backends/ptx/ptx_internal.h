@@ -1,6 +1,6 @@
 /* ptx_internal.h - what the PTX emitter's files share: the emitter state,
  * typed virtual registers, instruction templates, and one group of
- * prototypes per file (emit.c, ptx_ops.c, ptx_simt.c).
+ * prototypes per file (emit.c, ptx_ops.c, ptx_simt.c, ptx_atomic.c).
  *
  * Every IR value maps to one virtual register per slot (a scalar has one
  * slot, a vector<VxT> has V). Registers are typed by class (%p predicates
@@ -119,5 +119,9 @@ ptx_class ptx_dtype_class(ir_dtype dt);
 
 /* Emits one op that is not control flow; false after a compile error. */
 bool ptx_emit_simple_op(ptx_emitter *e, const ir_op *op);
+
+/* ---- ptx_atomic.c: simt.atomic_rmw and simt.atomic_cas --------------------- */
+
+bool ptx_emit_atomic(ptx_emitter *e, const ir_op *op);
 
 #endif

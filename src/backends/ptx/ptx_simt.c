@@ -502,27 +502,6 @@ static bool emit_shuffle(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
-/* simt.atomic_add: one atom.global.add per slot (where its mask is set);
- * masked-off slots read 0. */
-static bool emit_atomic_add(ptx_emitter *e, const ir_op *op)
-{
-    ir_type pt = ir_value_type(e->m, op->operands[0]);
-    ir_dtype dt = (ir_dtype)pt.dtype;
-    const char *ty = dt == DT_I32 ? "u32" : dt == DT_I64 ? "u64" : dt == DT_F32 ? "f32" : "f64";
-    ptx_reg *ptrs = ptx_regs(e, op->operands[0]), *vals = ptx_regs(e, op->operands[1]);
-    ptx_reg *mask = op->noperands == 3 ? ptx_regs(e, op->operands[2]) : NULL;
-    ptx_reg *d = ptx_define(e, op->results[0]);
-    for (int j = 0; j < ptx_slots(pt); j++) {
-        char g[24], dn[16], an[16], vn[16];
-        ptx_reg_name(d[j], dn);
-        if (mask)
-            ptx_line(e, "mov.b%d %s, 0;", ir_dtypes[dt].bits, dn);
-        ptx_line(e, "%satom.global.add.%s %s, [%s], %s;", guard_of(mask ? mask[j] : 0, g), ty, dn,
-                 ptx_reg_name(ptrs[j], an), ptx_reg_name(vals[j], vn));
-    }
-    return true;
-}
-
 static bool emit_fence(ptx_emitter *e, const ir_op *op)
 {
     (void)op;
@@ -623,7 +602,8 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_VREDUCE] = emit_vreduce,
     [IR_SIMT_SHFL_XOR] = emit_shuffle,
     [IR_SIMT_SHFL_IDX] = emit_shuffle,
-    [IR_SIMT_ATOMIC_ADD] = emit_atomic_add,
+    [IR_SIMT_ATOMIC_RMW] = ptx_emit_atomic,
+    [IR_SIMT_ATOMIC_CAS] = ptx_emit_atomic,
     [IR_SIMT_FENCE] = emit_fence,
     [IR_SIMT_SMEM_STORE] = emit_smem_store,
     [IR_SIMT_SMEM_LOAD] = emit_smem_load,

@@ -38,11 +38,11 @@
 // Else its class: the first list whose tile holds it, the split list past __split_min.
 // CHECK:           "sw.cmp"(%{{[0-9]+}}, %__split_min) {predicate = "gt"}
 // A split segment reserves its slot and its chunks with one 64-bit atomic.
-// CHECK:           "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i64>, i64) -> i64
+// CHECK:           "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i64>, i64) -> i64
 // CHECK:           "sw.store"(%{{[0-9]+}}, %[[SID]], %{{[0-9]+}}) : (!sw.ptr<i32>, i32, i1) -> ()
 // CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i64>, i64, i1) -> ()
 // Other lists count with a 32-bit atomic; a list without room (bad offsets) keeps the segment here.
-// CHECK:           "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
+// CHECK:           "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i32>, i32) -> i32
 // CHECK:           "sw.for"
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp8(
 // CHECK-SAME:    sw.program_threads = 2 : i32
@@ -83,7 +83,7 @@
 // The chunk's partial, a ticket; the last chunk merges the partials in order and stores.
 // CHECK:           "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<f32>, f32, i1) -> ()
 // CHECK-NEXT:      "sw.fence"() : () -> ()
-// CHECK:           "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
+// CHECK:           "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i32>, i32) -> i32
 // CHECK:           "sw.if"
 // CHECK-NEXT:        "sw.fence"() : () -> ()
 // CHECK:             "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<256x!sw.ptr<f32>>, tensor<256xi1>, tensor<256xf32>) -> tensor<256xf32>
@@ -155,7 +155,7 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK-NEXT:    "sw.addptr"(%__merged1,
 // CHECK-NEXT:    "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
 // The last stage only stores: no ticket.
-// CHECK-NOT:     "sw.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i32>, i32) -> i32
+// CHECK-NOT:     "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i32>, i32) -> i32
 // CHECK:         "func.return"
 func.func @segmented_softmax(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i32>, %output_ptr: !sw.ptr<f32>) attributes {sw.stages = 3 : i32} {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32

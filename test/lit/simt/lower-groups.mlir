@@ -27,7 +27,7 @@
 // CHECK-NOT:     "simt.shfl_xor"
 // CHECK:         %[[LANE:[0-9]+]] = "sw.and"(%[[TID]], %{{[0-9]+}}) : (i32, i32) -> i32
 // CHECK-NEXT:    %[[LEADER:[0-9]+]] = "sw.cmp"(%[[LANE]], %{{[0-9]+}}) {predicate = "eq"} : (i32, i32) -> i1
-// CHECK:         %[[OLD:[0-9]+]] = "simt.atomic_add"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) {vec = 1 : i32} : (vector<1x!sw.ptr<i32>>, vector<1xi32>, vector<1xi1>) -> vector<1xi32>
+// CHECK:         %[[OLD:[0-9]+]] = "simt.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (vector<1x!sw.ptr<i32>>, vector<1xi32>, vector<1xi1>) -> vector<1xi32>
 // CHECK-NEXT:    %[[SLOT:[0-9]+]] = "simt.vreduce"(%[[OLD]]) {kind = "max"} : (vector<1xi32>) -> i32
 // CHECK-NEXT:    "simt.shfl_idx"(%[[SLOT]]) {lane = 0 : i32, width = 8 : i32} : (i32) -> i32
 // CHECK-NEXT:    "simt.fence"() : () -> ()
@@ -35,7 +35,7 @@
 
 // PTX:         mov.u32 %r{{[0-9]+}}, %laneid;
 // PTX:         shfl.sync.bfly.b32 %f{{[0-9]+}}, %f{{[0-9]+}}, 4, 0x181f, %r{{[0-9]+}};
-// PTX:         atom.global.add.u32
+// PTX:         atom.relaxed.gpu.global.add.u32
 // PTX:         shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 0, 0x181f, %r{{[0-9]+}};
 // PTX:         fence.acq_rel.gpu;
 func.func @groups(%x: !sw.ptr<f32>, %counter: !sw.ptr<i32>, %out: !sw.ptr<f32>) attributes {sw.block_threads = 128 : i32, sw.program_threads = 8 : i32} {
@@ -51,7 +51,7 @@ func.func @groups(%x: !sw.ptr<f32>, %counter: !sw.ptr<i32>, %out: !sw.ptr<f32>) 
   %v = "sw.load"(%xp) : (tensor<32x!sw.ptr<f32>>) -> tensor<32xf32>
   %t = "sw.reduce"(%v) {kind = "sum"} : (tensor<32xf32>) -> f32
   %one = "sw.constant"() {value = 1 : i32} : () -> i32
-  %slot = "sw.atomic_add"(%counter, %one) : (!sw.ptr<i32>, i32) -> i32
+  %slot = "sw.atomic_rmw"(%counter, %one) {kind = "add", sem = "relaxed", scope = "gpu"} : (!sw.ptr<i32>, i32) -> i32
   "sw.fence"() : () -> ()
   %op = "sw.addptr"(%out, %slot) : (!sw.ptr<f32>, i32) -> !sw.ptr<f32>
   "sw.store"(%op, %t) : (!sw.ptr<f32>, f32) -> ()
@@ -62,17 +62,17 @@ func.func @groups(%x: !sw.ptr<f32>, %counter: !sw.ptr<i32>, %out: !sw.ptr<f32>) 
 // A program of the whole CTA: its atomic's old value reaches every warp
 // through shared memory, between two barriers.
 // CHECK-LABEL: func.func @cta(
-// CHECK:         "simt.atomic_add"
+// CHECK:         "simt.atomic_rmw"
 // CHECK:         "simt.smem_store"
 // CHECK-NEXT:    "simt.barrier"() : () -> ()
 // CHECK:         "simt.smem_load"
 // CHECK-NEXT:    "simt.barrier"() : () -> ()
 // PTX-LABEL:   .entry cta(
-// PTX:         atom.global.add.u64
+// PTX:         atom.relaxed.gpu.global.add.u64
 // PTX:         bar.sync 0;
 func.func @cta(%counter: !sw.ptr<i64>, %out: !sw.ptr<i64>) attributes {sw.block_threads = 256 : i32, sw.program_threads = 256 : i32} {
   %one = "sw.constant"() {value = 1 : i64} : () -> i64
-  %slot = "sw.atomic_add"(%counter, %one) : (!sw.ptr<i64>, i64) -> i64
+  %slot = "sw.atomic_rmw"(%counter, %one) {kind = "add", sem = "relaxed", scope = "gpu"} : (!sw.ptr<i64>, i64) -> i64
   %op = "sw.addptr"(%out, %slot) : (!sw.ptr<i64>, i64) -> !sw.ptr<i64>
   "sw.store"(%op, %slot) : (!sw.ptr<i64>, i64) -> ()
   "func.return"() : () -> ()

@@ -234,14 +234,14 @@ func.func @k(%a: f32) attributes {simt.num_threads = 32 : i32} {
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'simt.shfl_xor' operand type f16 must be a 32- or 64-bit scalar
-func.func @k(%a: f16) attributes {simt.num_threads = 32 : i32} {
-  %0 = "simt.shfl_xor"(%a) {offset = 4 : i32} : (f16) -> f16
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'simt.shfl_xor' operand type i8 must be a 32- or 64-bit scalar, f16 or bf16
+func.func @k(%a: i8) attributes {simt.num_threads = 32 : i32} {
+  %0 = "simt.shfl_xor"(%a) {offset = 4 : i32} : (i8) -> i8
   "func.return"() : () -> ()
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.shfl_xor' operand type vector<2xi32> must be a 32- or 64-bit scalar
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.shfl_xor' operand type vector<2xi32> must be a 32- or 64-bit scalar, f16 or bf16
 func.func @k(%a: i32) attributes {simt.num_threads = 32 : i32} {
   %0 = "sw.splat"(%a) : (i32) -> vector<2xi32>
   %1 = "simt.shfl_xor"(%0) {offset = 4 : i32} : (vector<2xi32>) -> vector<2xi32>
