@@ -26,7 +26,12 @@ def swage_stream(kernel, dtype, seed, n):
 
 def compare(kind, got, want):
     if kind == "randn":
-        np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
+        # float32 log and cos on the GPU are the hardware approximations
+        # (docs/language.md, "On the GPU"): log's absolute error near 1
+        # moves the small radii of u1 near 1 most. Measured on an H200:
+        # at most 1.2e-5 from the float64 reference and from Triton's
+        # (libdevice) values over 3 x 5000 values.
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=5e-5)
     else:
         assert np.array_equal(got, want), (got[:8], want[:8])
 
