@@ -6,8 +6,8 @@
 # (test/python), the vector-add benchmark, the launch-overhead breakdown and
 # the segments benchmark. The results land in $OUT (default
 # /tmp/swage-gpu-out): logs.txt (every step's log, in order), vector_add.json,
-# launch_breakdown.json, small_batch.json, segments.json, segments.png and
-# segments_plans.png. A failing
+# launch_breakdown.json, small_batch.json, segments.json (with the sweep of
+# mean segment length), segments.png, segments_plans.png and sweep.png. A failing
 # step is reported and the others still run; the tables are printed last
 # (the segments table last of all); the exit status is 1 if any step failed.
 # Safe to run again on the same machine (incremental build).
@@ -165,13 +165,14 @@ want smallbatch && run "small batch" 60 "$LOGS/small_batch.log" \
     "$PY" bench/small_batch.py --json "$OUT/small_batch.json"
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
-want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + 70 ))" \
+want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + ${SWAGE_SWEEP_BUDGET:-90} + 70 ))" \
     "$LOGS/segments_bench.log" \
     "$PY" bench/segments.py --budget-s "${SWAGE_SEGBENCH_BUDGET:-260}" --json "$OUT/segments.json" \
     --png "$OUT/segments.png" --plan-png "$OUT/segments_plans.png" --table "$LOGS/segments.txt" \
+    --sweep --sweep-budget-s "${SWAGE_SWEEP_BUDGET:-90}" --sweep-png "$OUT/sweep.png" \
     ${SWAGE_SEGBENCH_ARGS:-}
 
-printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json, segments.png and segments_plans.png in %s)\n' \
+printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json, segments.png, segments_plans.png and sweep.png in %s)\n' \
     "$(( $(date +%s) - START ))" "$OUT"
 printf '%s\n' "${SUMMARY[@]}"
 awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \
