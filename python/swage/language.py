@@ -22,6 +22,7 @@ __all__ = [
     "randint", "rand", "randn",
     "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_xchg", "atomic_cas",
+    "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
 ]
 
 
@@ -205,6 +206,14 @@ atomic_or = _kernel_only("atomic_or")
 atomic_xor = _kernel_only("atomic_xor")
 atomic_xchg = _kernel_only("atomic_xchg")
 atomic_cas = _kernel_only("atomic_cas")
+cumsum = _kernel_only("cumsum")
+cumprod = _kernel_only("cumprod")
+associative_scan = _kernel_only("associative_scan")
+reduce = _kernel_only("reduce")
+argmax = _kernel_only("argmax")
+argmin = _kernel_only("argmin")
+histogram = _kernel_only("histogram")
+gather = _kernel_only("gather")
 
 
 class PropagateNan:

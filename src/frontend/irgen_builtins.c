@@ -788,6 +788,11 @@ static gval lower_random(irgen *g, const ast_expr *call, const builtin *b, const
     return ig_lower_random(g, call, b->name, args);
 }
 
+static gval lower_scan(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return ig_scan_builtin(g, call, b->name, args, NULL);
+}
+
 static const builtin builtins[] = {
     {"program_id", lower_grid_query, 1, 1, {"axis"}, IR_PROGRAM_ID, NULL, 0},
     {"num_programs", lower_grid_query, 1, 1, {"axis"}, IR_NUM_PROGRAMS, NULL, 0},
@@ -838,6 +843,14 @@ static const builtin builtins[] = {
     {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max", 0},
     {"min", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "min", 0},
     {"prod", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "prod", 0},
+    {"cumsum", lower_scan, 1, 4, {"input", "axis", "reverse", "dtype"}, IR_SCAN, NULL, 0},
+    {"cumprod", lower_scan, 1, 4, {"input", "axis", "reverse", "dtype"}, IR_SCAN, NULL, 0},
+    {"associative_scan", lower_scan, 3, 4, {"input", "axis", "combine_fn", "reverse"}, IR_SCAN, NULL, 0},
+    {"reduce", lower_scan, 3, 4, {"input", "axis", "combine_fn", "keep_dims"}, IR_REDUCE_FN, NULL, 0},
+    {"argmax", lower_scan, 2, 4, {"input", "axis", "tie_break_left", "keep_dims"}, IR_REDUCE_FN, NULL, 0},
+    {"argmin", lower_scan, 2, 4, {"input", "axis", "tie_break_left", "keep_dims"}, IR_REDUCE_FN, NULL, 0},
+    {"histogram", lower_scan, 2, 3, {"input", "num_bins", "mask"}, IR_HISTOGRAM, NULL, 0},
+    {"gather", lower_scan, 3, 3, {"src", "index", "axis"}, IR_GATHER, NULL, 0},
     {"full", lower_full, 3, 3, {"shape", "value", "dtype"}, IR_CONSTANT, NULL, 0},
     {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL, 0},
     {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL, 0},
@@ -955,7 +968,7 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
         return cast_to(g, call, self, call->callee->lhs, dt);
     }
     const builtin *b = find_builtin(method);
-    if (b && b->lower == lower_atomic) {
+    if (b && (b->lower == lower_atomic || b->lower == lower_scan)) {
         /* Triton's member form: ptr.atomic_add(val, ...) is
          * sl.atomic_add(ptr, val, ...) */
         builtin shifted = *b;
@@ -969,9 +982,13 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
         args[0] = call->callee->lhs;
         for (int i = 0; i + 1 < MAX_ARGS; i++)
             args[i + 1] = rest[i];
+        if (b->lower == lower_scan)
+            return ig_scan_builtin(g, call, b->name, args, &self);
         return ig_atomic_builtin(g, call, b->name, args, &self);
     }
     return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the methods are "
-                                          ".to(dtype) and the atomics (ptr.atomic_add(val) and "
-                                          "the others of sl.atomic_*)", method);
+                                          ".to(dtype), the atomics (ptr.atomic_add(val) and "
+                                          "the others of sl.atomic_*) and the scans (x.cumsum(0), "
+                                          "x.cumprod, x.associative_scan, x.reduce, x.argmax, "
+                                          "x.argmin, x.histogram, x.gather)", method);
 }

@@ -133,6 +133,57 @@ static bool bind_call(irgen *g, const ast_expr *call, const char *name, const as
     return true;
 }
 
+/* Recursion and depth checks before a call of `name` at loc. */
+static bool may_call(irgen *g, src_loc loc, const char *name)
+{
+    for (int i = 0; i < g->call_depth; i++)
+        if (!strcmp(g->call_stack[i], name)) {
+            ig_error(g, loc, "recursive call of '%s' (%s): Swage inlines every call of a @sw.jit "
+                             "function, so a function cannot call itself", name, call_chain(g, name));
+            return false;
+        }
+    if (g->call_depth >= MAX_CALL_DEPTH) {
+        ig_error(g, loc, "calls of @sw.jit functions nested more than %d deep", MAX_CALL_DEPTH);
+        return false;
+    }
+    return true;
+}
+
+static gval inline_body(irgen *g, src_loc loc, const char *name, const ig_callee *c, const gval *vals,
+                        const bool *given);
+
+gval ig_call_function_values(irgen *g, src_loc loc, const char *name, const char *who, const gval *args,
+                             int nargs)
+{
+    if (!may_call(g, loc, name))
+        return (gval){0};
+    ig_callee *c = callee(g, name);
+    if (!c) {
+        if (ig_failed(g))
+            return (gval){0};
+        return ig_error(g, loc, "'%s' is not a @sw.jit function Swage can find", name);
+    }
+    const ast_func *fn = c->fn;
+    int required = 0;
+    for (int i = 0; i < fn->nparams; i++)
+        required += !fn->params[i].default_value;
+    if (nargs > fn->nparams || nargs < required)
+        return ig_error(g, loc, "%s calls '%s' with %d argument%s, but it takes %s%d", who, name, nargs,
+                        nargs == 1 ? "" : "s", required == fn->nparams ? "" : "at most ", fn->nparams);
+    size_t np = (size_t)fn->nparams + 1;
+    gval *vals = arena_alloc(g->ar, sizeof(gval) * np);
+    bool *given = arena_alloc(g->ar, sizeof(bool) * np);
+    for (int i = 0; i < nargs; i++) {
+        vals[i] = args[i];
+        given[i] = true;
+        const ast_param *p = &fn->params[i];
+        if (p->annotation && ig_is_constexpr_annotation(p->annotation) && args[i].kind != GV_CONST)
+            return ig_error(g, loc, "the parameter '%s' of '%s' is an sl.constexpr, but %s passes it "
+                                    "a runtime value", p->name, name, who);
+    }
+    return inline_body(g, loc, name, c, vals, given);
+}
+
 gval ig_call_function(irgen *g, const ast_expr *call, const char *name)
 {
     for (int i = 0; i < g->call_depth; i++)
@@ -165,12 +216,18 @@ gval ig_call_function(irgen *g, const ast_expr *call, const char *name)
                                               "argument must be a compile-time constant", p->name,
                             name);
     }
+    return inline_body(g, call->loc, name, c, vals, given);
+}
 
+static gval inline_body(irgen *g, src_loc loc, const char *name, const ig_callee *c, const gval *vals,
+                        const bool *given)
+{
+    const ast_func *fn = c->fn;
     /* The callee's own scope and source. */
     env caller_scope = g->scope;
     const source_file *caller_src = g->src;
     if (g->call_depth == 0)
-        g->call_loc = call->loc;
+        g->call_loc = loc;
     VEC_PUSH(g->ar, g->call_stack, g->call_depth, g->capcall, name);
     g->scope = (env){0};
     g->src = c->src;

@@ -183,6 +183,11 @@ bool ig_same_gval(gval a, gval b);
 bool ig_is_function(irgen *g, const char *name);
 /* Inlines the call; returns what the function returns. */
 gval ig_call_function(irgen *g, const ast_expr *call, const char *name);
+/* Inlines `name` called at loc with already evaluated positional args
+ * (combine functions of scans and reductions); `who` names the caller in
+ * messages ("sl.reduce"). */
+gval ig_call_function_values(irgen *g, src_loc loc, const char *name, const char *who, const gval *args,
+                             int nargs);
 /* sl.static_assert(cond, msg=""): a compile error at cond when false. */
 gval ig_static_assert(irgen *g, const ast_expr *call);
 
@@ -228,6 +233,8 @@ bool ig_note_grid_query(irgen *g, src_loc loc, const char *name);
 /* Records a use of an atomic (sl.atomic_*); false (reported) in a
  * segment program: atomics are for grid programs. */
 bool ig_note_atomic(irgen *g, src_loc loc, const char *name);
+/* The same for sl.cumsum and the other built-ins of irgen_scans.c. */
+bool ig_note_scan(irgen *g, src_loc loc, const char *name);
 /* A merged (if) or loop-carried variable may not hold segment data. */
 bool ig_check_not_segment(irgen *g, src_loc loc, const char *name, ir_type t, const char *how);
 gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);
@@ -260,5 +267,14 @@ const char *ig_closest_language_name(const char *name);
  * pointer, already evaluated, and args[0] its expression; else NULL. */
 gval ig_atomic_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,
                        const gval *self);
+
+/* Scans, reductions with a combine function, histograms and gathers
+ * (irgen_scans.c): sl.cumsum, cumprod, associative_scan, reduce, argmax,
+ * argmin, histogram, gather, args bound in their parameters' order. For
+ * the method form (x.cumsum(...)) `self` is x, already evaluated, and
+ * args[0] its expression; else NULL. */
+bool ig_is_scan_builtin(const char *name);
+gval ig_scan_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,
+                     const gval *self);
 
 #endif

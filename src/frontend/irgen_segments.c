@@ -114,6 +114,21 @@ bool ig_note_atomic(irgen *g, src_loc loc, const char *name)
     return true;
 }
 
+bool ig_note_scan(irgen *g, src_loc loc, const char *name)
+{
+    if (g->seg.segment_id != IR_NO_VALUE) {
+        ig_error(g, loc, "sl.%s cannot be used in a segment program (sl.segment_id at line %d): "
+                         "scans, reductions with a combine function, histograms and gathers are "
+                         "supported in grid programs only", name, user_line(g, g->seg.segment_id_at));
+        return false;
+    }
+    if (!g->seg.grid_name) {
+        g->seg.grid_name = name;
+        g->seg.grid_at = loc;
+    }
+    return true;
+}
+
 /* ---- helpers --------------------------------------------------------------- */
 
 static const char *describe(irgen *g, gval v, char buf[64])

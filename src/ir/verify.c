@@ -552,7 +552,7 @@ static bool check_vreduce(verifier *v, const ir_op *op)
 static bool check_shuffle(verifier *v, const ir_op *op)
 {
     char a[64], b[64];
-    bool xor = op->kind == IR_SIMT_SHFL_XOR;
+    bool xor = op->kind == IR_SIMT_SHFL_XOR || op->kind == IR_SIMT_SHFL_UP;
     ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
     const ir_attr *width = int_attr(op, "width");
     if ((width || !xor) && (!width || !is_pow2(width->i) || width->i > 32))
@@ -561,8 +561,8 @@ static bool check_shuffle(verifier *v, const ir_op *op)
     int64_t w = width ? width->i : 32;
     const ir_attr *lane = int_attr(op, xor ? "offset" : "lane");
     if (xor && (!lane || lane->i < 1 || lane->i >= w || lane->i > 16))
-        return fail(v, op, "'simt.shfl_xor' needs an integer attribute 'offset' in 1..16, less than "
-                    "its width %lld", (long long)w);
+        return fail(v, op, "'%s' needs an integer attribute 'offset' in 1..16, less than "
+                    "its width %lld", name_of(op), (long long)w);
     if (!xor && (!lane || lane->i < 0 || lane->i >= w))
         return fail(v, op, "'simt.shfl_idx' needs an integer attribute 'lane' in 0..width-1 (%lld)",
                     (long long)(w - 1));
@@ -586,15 +586,19 @@ static bool check_smem(verifier *v, const ir_op *op)
     if (store && op->noperands != 2 && op->noperands != 3)
         return fail(v, op, "'simt.smem_store' takes 2 operands (index, value) or 3 (index, value, "
                     "mask), got %d", (int)op->noperands);
+    /* Scalars, or vectors of one length V (one access per slot). */
     ir_type index = operand_type(v, op, 0);
-    if (!ir_type_eq(index, ir_type_scalar(DT_I32)))
-        return fail(v, op, "'%s' index type %s must be i32", name_of(op), TY(index, a));
+    ir_type shape = index.kind == TY_VEC ? ir_type_vec(DT_I32, index.len) : ir_type_scalar(DT_I32);
+    if (!ir_type_eq(index, shape))
+        return fail(v, op, "'%s' index type %s must be i32 or vector<Vxi32>", name_of(op), TY(index, a));
     ir_type elem = store ? operand_type(v, op, 1) : result_type(v, op, 0);
-    if (elem.kind != TY_SCALAR)
-        return fail(v, op, "'%s' %s type %s must be a scalar number", name_of(op),
+    if (elem.ptr_elem || !ir_type_eq(elem, ir_type_like(shape, ir_type_scalar(elem_dtype(elem)))))
+        return fail(v, op, "'%s' %s type %s must be a number of the index's shape", name_of(op),
                     store ? "value" : "result", TY(elem, a));
-    if (store && op->noperands == 3 && !ir_type_eq(operand_type(v, op, 2), ir_type_scalar(DT_I1)))
-        return fail(v, op, "'simt.smem_store' mask type %s must be i1", TY(operand_type(v, op, 2), a));
+    if (store && op->noperands == 3 &&
+        !ir_type_eq(operand_type(v, op, 2), ir_type_like(shape, ir_type_scalar(DT_I1))))
+        return fail(v, op, "'simt.smem_store' mask type %s must be i1 of the index's shape",
+                    TY(operand_type(v, op, 2), a));
     const ir_attr *off = int_attr(op, "offset");
     int bytes = ir_dtypes[elem.dtype].bytes;
     if (!off || off->i < 0 || off->i % bytes != 0)
@@ -621,6 +625,10 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_LOAD:
         case IR_STORE:
         case IR_REDUCE:
+        case IR_SCAN:
+        case IR_REDUCE_FN:
+        case IR_HISTOGRAM:
+        case IR_GATHER:
         case IR_ATOMIC_RMW:
         case IR_ATOMIC_CAS:
         case IR_FENCE:
@@ -718,6 +726,10 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
     case IR_REDUCE: return check_reduce(v, op);
+    case IR_SCAN:
+    case IR_REDUCE_FN:
+    case IR_HISTOGRAM:
+    case IR_GATHER: return verify_scan_op(v, op);
     case IR_SEGMENT_ID: return verify_segment_id(v, op);
     case IR_SEGMENT: return verify_segment(v, op);
     case IR_SEGMENT_LENGTH: return verify_segment_length(v, op);
@@ -731,6 +743,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_STORE: return check_simt_mem(v, op);
     case IR_SIMT_VREDUCE: return check_vreduce(v, op);
     case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: return check_shuffle(v, op);
     case IR_SIMT_SMEM_STORE:
     case IR_SIMT_SMEM_LOAD: return check_smem(v, op);
@@ -782,9 +795,10 @@ static bool verify_block(verifier *v, const ir_block *b, const ir_op *parent)
         if ((ir_ops[op->kind].flags & F_TERM) && op->next)
             return fail(v, op, "'%s' must be the last op of its block", name_of(op));
         if (op->kind == IR_YIELD &&
-            (!parent || (parent->kind != IR_FOR && parent->kind != IR_IF && parent->kind != IR_WHILE)))
-            return fail(v, op, "'sw.yield' may only end the region of a 'sw.for', 'sw.while' or "
-                        "'sw.if'");
+            (!parent || (parent->kind != IR_FOR && parent->kind != IR_IF && parent->kind != IR_WHILE &&
+                         parent->kind != IR_SCAN && parent->kind != IR_REDUCE_FN)))
+            return fail(v, op, "'sw.yield' may only end the region of a 'sw.for', 'sw.while', "
+                        "'sw.if', 'sw.scan' or 'sw.reduce_fn'");
         if (op->kind == IR_RETURN && (!parent || parent->kind != IR_FUNC))
             return fail(v, op, "'func.return' may only end the body of a 'func.func'");
         if (!verify_op(v, op))
@@ -904,6 +918,8 @@ static bool verify_op(verifier *v, const ir_op *op)
         for (int r = 0; r < op->nregions; r++)
             if (!check_yield(v, op, r))
                 return false;
+    if ((op->kind == IR_SCAN || op->kind == IR_REDUCE_FN) && !verify_combine_region(v, op))
+        return false;
     for (int i = 0; i < op->nresults; i++)
         if (!define_value(v, op, op->results[i]))
             return false;

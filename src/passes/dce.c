@@ -1,4 +1,4 @@
-/* dce.c - requires verified IR; guarantees verified IR with no unused pure op, load, or effect-free sw.if/sw.for left, and every sw.store kept.
+/* dce.c - requires verified IR; guarantees verified IR with no unused pure op, load, or effect-free sw.if/sw.for/sw.scan/sw.reduce_fn left, and every sw.store kept.
  *
  * Unused loads are removed too, as Triton does: a load has no effect a
  * program may rely on except that it can fault, and a kernel that depends on
@@ -42,7 +42,10 @@ static bool block_is_effect_free(const ir_block *b)
  * and no used result can go; so can such an sw.if. */
 static bool is_removable_region_op(const ir_op *op)
 {
-    if (op->kind != IR_IF && op->kind != IR_FOR)
+    /* sw.scan and sw.reduce_fn: pure, their combine regions run a bounded
+     * number of times. */
+    bool pure = (ir_ops[op->kind].flags & F_PURE) && op->nregions > 0;
+    if (op->kind != IR_IF && op->kind != IR_FOR && !pure)
         return false;
     for (int r = 0; r < op->nregions; r++)
         if (!block_is_effect_free(op->regions[r]))

@@ -35,6 +35,7 @@ typedef struct lowerer {
     int32_t threads;       /* T: simt.num_threads */
     int32_t group;         /* G: threads per program (sw.program_threads; T when absent) */
     bool uses_scratch;     /* some reduction went through shared memory */
+    int32_t smem_need;     /* bytes of shared memory scans, gathers and histograms need */
     ir_type *semantic;     /* the types values had before the pass (tiles) */
     int32_t nsemantic;     /* values that existed before the pass */
     contiguity contig;
@@ -485,6 +486,356 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
     return p;
 }
 
+/* ---- sw.scan, sw.reduce_fn, sw.gather, sw.histogram ------------------------ */
+
+/* docs/simt.md, "Lowering a scan". These go through shared memory, whose
+ * bytes start at offset 0 like the reduction scratch (every sequence ends
+ * with a barrier, so uses never overlap); the function's simt.smem_bytes
+ * is the most any of them needs. */
+enum { SIMT_SMEM_LIMIT = 48 * 1024 };
+
+static int32_t align8(int32_t x) { return (x + 7) & ~7; }
+
+static void need_smem(lowerer *lw, int32_t bytes)
+{
+    if (bytes > lw->smem_need)
+        lw->smem_need = bytes;
+}
+
+static ir_value i32_const(lowerer *lw, ir_op *pos, int32_t v) { return const_i32(lw, pos, v); }
+
+static void smem_store(lowerer *lw, ir_op *pos, int32_t offset, ir_value index, ir_value value, ir_value mask)
+{
+    ir_value operands[3] = {index, value, mask};
+    ir_op *st = emit_op(lw, pos, IR_SIMT_SMEM_STORE, operands, mask == IR_NO_VALUE ? 2 : 3, NULL, 0);
+    ir_attr_set_int(lw->m, st, "offset", ir_type_scalar(DT_I32), offset);
+}
+
+static ir_value smem_load(lowerer *lw, ir_op *pos, int32_t offset, ir_value index, ir_dtype dt)
+{
+    ir_type t = ir_type_like(ir_value_type(lw->m, index), ir_type_scalar(dt));
+    ir_value r = emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, t);
+    ir_attr_set_int(lw->m, def_of(lw, r), "offset", ir_type_scalar(DT_I32), offset);
+    return r;
+}
+
+/* simt.tile_index of a tile of n elements from 0: this thread's element
+ * indices. */
+static ir_value tile_index(lowerer *lw, ir_op *pos, int32_t n)
+{
+    ir_value r = emit(lw, pos, IR_SIMT_TILE_INDEX, NULL, 0, ir_type_vec(DT_I32, slots_of(lw, n)));
+    ir_attr_set_int(lw->m, def_of(lw, r), "len", ir_type_scalar(DT_I32), n);
+    ir_attr_set_int(lw->m, def_of(lw, r), "start", ir_type_scalar(DT_I32), 0);
+    return r;
+}
+
+/* The owner mask of a tile of n elements as a vector (IR_NO_VALUE: all). */
+static ir_value owner_vec(lowerer *lw, ir_op *pos, int32_t n)
+{
+    ir_value owner = owner_mask(lw, pos, n);
+    return owner == IR_NO_VALUE ? owner : splat(lw, pos, owner, slots_of(lw, n));
+}
+
+/* simt.shfl_up of a scalar; types narrower than 16 bits travel as i32. */
+static ir_value shfl_up(lowerer *lw, ir_op *pos, ir_value p, int offset)
+{
+    ir_type t = ir_value_type(lw->m, p);
+    bool widen = ir_dtypes[t.dtype].bits < 16;
+    ir_value x = widen ? cast(lw, pos, p, ir_type_scalar(DT_I32)) : p;
+    ir_value q = emit(lw, pos, IR_SIMT_SHFL_UP, &x, 1, ir_value_type(lw->m, x));
+    ir_attr_set_int(lw->m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
+    return widen ? cast(lw, pos, q, t) : q;
+}
+
+/* A scan or reduction being lowered: its combine region, cloned at every
+ * combine point. */
+typedef struct combiner {
+    const ir_op *op;
+    int k;
+    ir_value *map; /* old value -> clone, for values before the pass */
+} combiner;
+
+static ir_value remap(const combiner *cb, const lowerer *lw, ir_value v)
+{
+    return v >= 0 && v < lw->nsemantic && cb->map[v] != IR_NO_VALUE ? cb->map[v] : v;
+}
+
+/* out = combine(acc, x) (k values each), the region's ops cloned before pos. */
+static void combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
+                       ir_value *out)
+{
+    const ir_block *b = cb->op->regions[0];
+    for (int32_t v = 0; v < lw->nsemantic; v++)
+        cb->map[v] = IR_NO_VALUE;
+    for (int i = 0; i < cb->k; i++) {
+        cb->map[b->args[i]] = acc[i];
+        cb->map[b->args[cb->k + i]] = x[i];
+    }
+    ir_builder bb = irb_before(lw->m, pos);
+    for (const ir_op *o = b->first; o; o = o->next) {
+        if (o->kind == IR_YIELD) {
+            for (int i = 0; i < cb->k; i++)
+                out[i] = remap(cb, lw, o->operands[i]);
+            return;
+        }
+        irb_clone(&bb, o, cb->map, lw->nsemantic);
+    }
+}
+
+static void select_all(lowerer *lw, ir_op *pos, int k, ir_value cond, const ir_value *a, ir_value *b_inout)
+{
+    for (int i = 0; i < k; i++) {
+        ir_value s[3] = {cond, a[i], b_inout[i]};
+        b_inout[i] = emit(lw, pos, IR_SELECT, s, 3, ir_value_type(lw->m, a[i]));
+    }
+}
+
+static bool whole_cta(lowerer *lw, ir_op *op)
+{
+    if (lw->group == lw->threads)
+        return true;
+    diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                  "lower-simt: '%s' in a program of %d threads inside a CTA of %d: scans, gathers and "
+                  "histograms need the whole CTA (they synchronise it)", ir_ops[op->kind].name,
+                  (int)lw->group, (int)lw->threads);
+    return false;
+}
+
+static bool smem_fits(lowerer *lw, ir_op *op, int32_t bytes)
+{
+    if (bytes <= SIMT_SMEM_LIMIT) {
+        need_smem(lw, bytes);
+        return true;
+    }
+    diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                  "lower-simt: '%s' needs %d bytes of shared memory for its tile (at most %d): use a "
+                  "shorter tile", ir_ops[op->kind].name, (int)bytes, (int)SIMT_SMEM_LIMIT);
+    return false;
+}
+
+enum { MAX_COMBINED = 16, MAX_SLOTS = 1024 };
+
+/* sw.scan and sw.reduce_fn. Over T threads (W = T/32 warps), a tile of N
+ * elements, Vc = max(1, N/T):
+ *   A. owners store their slots to shared memory in scan order
+ *      (position N-1-i for element i of a reverse scan); barrier;
+ *   B. thread t loads positions t*Vc .. t*Vc+Vc-1 (threads past N load
+ *      position N-1 and are ignored) and scans them sequentially;
+ *   C. an inclusive scan of the threads' totals within each warp by
+ *      simt.shfl_up (offsets 1, 2, 4, 8, 16: lane l combines lane l-o's
+ *      value with its own when l >= o);
+ *   D. with W > 1: lane 31 of each warp stores its total, barrier, each
+ *      thread combines the totals of the warps before its own in order;
+ *   E. a scan: thread t's exclusive prefix (lane t-1's inclusive value by
+ *      simt.shfl_up 1, the warp prefix for lane 0) is combined into each
+ *      of its positions, which go back to shared memory; barrier; every
+ *      thread loads its slots of the result; barrier.
+ *      A reduction: the thread holding the last position stores its
+ *      inclusive value, barrier, every thread loads it, barrier. */
+static bool lower_combine(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    bool scan = op->kind == IR_SCAN;
+    int k = op->noperands;
+    int32_t n = tile_len(lw, op->operands[0]);
+    int32_t T = lw->threads, W = T / SIMT_WARP, vc = slots_of(lw, n);
+    if (!whole_cta(lw, op))
+        return false;
+    if (k > MAX_COMBINED || vc > MAX_SLOTS) {
+        sw_unreachable(lw->d, "lower-simt: a scan of %d values over %d slots", k, (int)vc);
+        return false;
+    }
+    const ir_attr *rev = ir_attr_get(op, "reverse");
+    bool reverse = scan && rev && rev->kind == ATTR_BOOL && rev->i;
+    ir_dtype dt[MAX_COMBINED];
+    int32_t off_d[MAX_COMBINED], off_s[MAX_COMBINED], bytes = 0;
+    for (int i = 0; i < k; i++) {
+        dt[i] = (ir_dtype)ir_value_type(m, op->operands[i]).dtype;
+        off_d[i] = bytes;
+        bytes = align8(bytes + n * ir_dtypes[dt[i]].bytes);
+    }
+    for (int i = 0; i < k; i++) {
+        off_s[i] = bytes;
+        bytes = align8(bytes + (SIMT_WARP + 1) * ir_dtypes[dt[i]].bytes);
+    }
+    if (!smem_fits(lw, op, bytes))
+        return false;
+    combiner cb = {.op = op, .k = k, .map = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(lw->nsemantic + 1))};
+    if (!cb.map) {
+        diag_error(lw->d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+
+    /* A. */
+    ir_value pos = tile_index(lw, op, n);
+    if (reverse)
+        pos = binary(lw, op, IR_SUB, splat(lw, op, i32_const(lw, op, n - 1), slots_of(lw, n)), pos);
+    ir_value owners = owner_vec(lw, op, n);
+    for (int i = 0; i < k; i++)
+        smem_store(lw, op, off_d[i], pos, op->operands[i], owners);
+    barrier(lw, op);
+
+    /* B. */
+    ir_value tid = thread_id(lw);
+    ir_value base = vc > 1 ? binary(lw, op, IR_MUL, tid, i32_const(lw, op, vc)) : tid;
+    if (n < T)
+        base = binary(lw, op, IR_MINIMUM, base, i32_const(lw, op, n - 1));
+    ir_value *s = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(vc * k));
+    for (int32_t j = 0; j < vc; j++) {
+        ir_value p = j ? binary(lw, op, IR_ADD, base, i32_const(lw, op, j)) : base;
+        for (int i = 0; i < k; i++)
+            s[j * k + i] = smem_load(lw, op, off_d[i], p, dt[i]);
+        if (j)
+            combine_at(lw, op, &cb, &s[(j - 1) * k], &s[j * k], &s[j * k]);
+    }
+
+    /* C. */
+    ir_value cur[MAX_COMBINED], up[MAX_COMBINED], comb[MAX_COMBINED];
+    for (int i = 0; i < k; i++)
+        cur[i] = s[(vc - 1) * k + i];
+    ir_value lane = binary(lw, op, IR_AND, tid, i32_const(lw, op, SIMT_WARP - 1));
+    for (int o = 1; o < SIMT_WARP; o *= 2) {
+        for (int i = 0; i < k; i++)
+            up[i] = shfl_up(lw, op, cur[i], o);
+        combine_at(lw, op, &cb, up, cur, comb);
+        select_all(lw, op, k, cmp(lw, op, "ge", lane, i32_const(lw, op, o)), comb, cur);
+    }
+
+    /* D. */
+    ir_value incl[MAX_COMBINED], pref[MAX_COMBINED];
+    for (int i = 0; i < k; i++)
+        incl[i] = cur[i];
+    ir_value warp = IR_NO_VALUE;
+    if (W > 1) {
+        warp = binary(lw, op, IR_SHR, tid, i32_const(lw, op, 5));
+        ir_value last = cmp(lw, op, "eq", lane, i32_const(lw, op, SIMT_WARP - 1));
+        for (int i = 0; i < k; i++)
+            smem_store(lw, op, off_s[i], warp, cur[i], last);
+        barrier(lw, op);
+        ir_value run[MAX_COMBINED], next[MAX_COMBINED];
+        for (int i = 0; i < k; i++)
+            run[i] = pref[i] = smem_load(lw, op, off_s[i], i32_const(lw, op, 0), dt[i]);
+        for (int w = 1; w + 1 < W; w++) {
+            for (int i = 0; i < k; i++)
+                next[i] = smem_load(lw, op, off_s[i], i32_const(lw, op, w), dt[i]);
+            combine_at(lw, op, &cb, run, next, run);
+            select_all(lw, op, k, cmp(lw, op, "eq", warp, i32_const(lw, op, w + 1)), run, pref);
+        }
+        combine_at(lw, op, &cb, pref, cur, comb);
+        select_all(lw, op, k, cmp(lw, op, "ge", warp, i32_const(lw, op, 1)), comb, incl);
+    } else if (scan) {
+        barrier(lw, op); /* the loads of B before the stores of E */
+    }
+
+    if (!scan) {
+        /* E, a reduction: the last position is in thread min(N, T) - 1. */
+        int32_t holder = (n < T ? n : T) - 1;
+        ir_value holds = cmp(lw, op, "eq", tid, i32_const(lw, op, holder));
+        ir_value at = i32_const(lw, op, SIMT_WARP);
+        for (int i = 0; i < k; i++)
+            smem_store(lw, op, off_s[i], at, incl[i], holds);
+        barrier(lw, op);
+        for (int i = 0; i < k; i++)
+            ir_replace_all_uses(m, op->results[i], smem_load(lw, op, off_s[i], at, dt[i]));
+        barrier(lw, op);
+        ir_op_erase(m, op);
+        return true;
+    }
+
+    /* E, a scan. */
+    ir_value ex[MAX_COMBINED];
+    for (int i = 0; i < k; i++)
+        ex[i] = shfl_up(lw, op, incl[i], 1);
+    if (W > 1)
+        select_all(lw, op, k, cmp(lw, op, "eq", lane, i32_const(lw, op, 0)), pref, ex);
+    ir_value has_prev = cmp(lw, op, "ge", tid, i32_const(lw, op, 1));
+    ir_value valid = n < T ? cmp(lw, op, "lt", tid, i32_const(lw, op, n)) : IR_NO_VALUE;
+    for (int32_t j = 0; j < vc; j++) {
+        ir_value *sj = &s[j * k];
+        combine_at(lw, op, &cb, ex, sj, comb);
+        select_all(lw, op, k, has_prev, comb, sj);
+        ir_value p = j ? binary(lw, op, IR_ADD, base, i32_const(lw, op, j)) : base;
+        for (int i = 0; i < k; i++)
+            smem_store(lw, op, off_d[i], p, sj[i], valid);
+    }
+    barrier(lw, op);
+    for (int i = 0; i < k; i++)
+        ir_replace_all_uses(m, op->results[i], smem_load(lw, op, off_d[i], pos, dt[i]));
+    barrier(lw, op);
+    ir_op_erase(m, op);
+    return true;
+}
+
+/* sw.gather: the owners of src store it to shared memory, barrier, each
+ * thread loads its index slots (an index outside [0, N) reads position 0
+ * and gives 0), barrier. */
+static bool lower_gather(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    ir_value src = op->operands[0], index = op->operands[1];
+    int32_t n = tile_len(lw, src);
+    ir_type it = ir_value_type(m, index), rt = ir_value_type(m, op->results[0]);
+    ir_dtype dt = (ir_dtype)rt.dtype, idt = (ir_dtype)it.dtype;
+    if (!whole_cta(lw, op) || !smem_fits(lw, op, n * ir_dtypes[dt].bytes))
+        return false;
+    smem_store(lw, op, 0, tile_index(lw, op, n), src, owner_vec(lw, op, n));
+    barrier(lw, op);
+    ir_builder b = irb_before(m, op);
+    ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
+    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, n));
+    ir_value inside = binary(lw, op, IR_AND, cmp(lw, op, "ge", index, zero_i), cmp(lw, op, "lt", index, n_i));
+    ir_value sel[3] = {inside, index, zero_i};
+    ir_value safe = emit(lw, op, IR_SELECT, sel, 3, it);
+    if (idt != DT_I32)
+        safe = cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    ir_value got = smem_load(lw, op, 0, safe, dt);
+    ir_value zero = irb_const(&b, rt, (ir_scalar){0});
+    ir_value pick[3] = {inside, got, zero};
+    ir_value r = emit(lw, op, IR_SELECT, pick, 3, rt);
+    barrier(lw, op);
+    replace_op(lw, op, r);
+    return true;
+}
+
+/* sw.histogram: each owner stores its element's bin (or -1 when it is
+ * masked off or outside [0, B)) to shared memory, barrier; every thread
+ * counts, for each of its bin slots, the stored bins equal to it (an
+ * sw.for over the N positions, in order), barrier. */
+static bool lower_histogram(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    ir_value x = op->operands[0];
+    int32_t n = tile_len(lw, x), bins = tile_len(lw, op->results[0]);
+    ir_type xt = ir_value_type(m, x), rt = ir_value_type(m, op->results[0]);
+    if (!whole_cta(lw, op) || !smem_fits(lw, op, n * 4))
+        return false;
+    ir_builder b = irb_before(m, op);
+    ir_value zero_x = irb_const(&b, xt, (ir_scalar){.i = 0});
+    ir_value bins_x = irb_const(&b, xt, ir_scalar_from_int((ir_dtype)xt.dtype, bins));
+    ir_value ok = binary(lw, op, IR_AND, cmp(lw, op, "ge", x, zero_x), cmp(lw, op, "lt", x, bins_x));
+    if (op->noperands == 2)
+        ok = binary(lw, op, IR_AND, ok, op->operands[1]);
+    ir_type i32v = ir_type_vec(DT_I32, xt.len);
+    ir_value xi = xt.dtype == DT_I32 ? x : cast(lw, op, x, i32v);
+    ir_value sel[3] = {ok, xi, irb_const(&b, i32v, ir_scalar_from_int(DT_I32, -1))};
+    ir_value bin = emit(lw, op, IR_SELECT, sel, 3, i32v);
+    smem_store(lw, op, 0, tile_index(lw, op, n), bin, owner_vec(lw, op, n));
+    barrier(lw, op);
+    ir_value mine = tile_index(lw, op, bins);
+    ir_value zero = irb_const(&b, rt, (ir_scalar){.i = 0});
+    ir_op *loop = irb_for(&b, i32_const(lw, op, 0), i32_const(lw, op, n), i32_const(lw, op, 1), &zero, 1);
+    ir_block *body = loop->regions[0];
+    ir_builder in = irb_at_end(m, body, op->loc);
+    ir_value v = irb(&in, IR_SIMT_SMEM_LOAD, &body->args[0], 1, ir_type_scalar(DT_I32));
+    ir_attr_set_int(m, def_of(lw, v), "offset", ir_type_scalar(DT_I32), 0);
+    ir_value same = irb_cmp(&in, "eq", irb_splat(&in, v, rt), mine);
+    ir_value add = irb_binary(&in, IR_ADD, body->args[1], irb_cast(&in, same, rt));
+    irb_yield(&in, &add, 1);
+    barrier(lw, op);
+    replace_op(lw, op, loop->results[0]);
+    return true;
+}
+
 /* Programs are groups of G threads, T / G of them per CTA: program id =
  * block id * (T / G) + tid / G, and the grid holds grid_dim * (T / G)
  * programs. With G = T, a program is a CTA. */
@@ -570,6 +921,10 @@ static bool lower_op(lowerer *lw, ir_op *op)
     case IR_LOAD: lower_load(lw, op); return true;
     case IR_STORE: lower_store(lw, op); return true;
     case IR_REDUCE: replace_op(lw, op, lower_reduce(lw, op)); return true;
+    case IR_SCAN:
+    case IR_REDUCE_FN: return lower_combine(lw, op);
+    case IR_GATHER: return lower_gather(lw, op);
+    case IR_HISTOGRAM: return lower_histogram(lw, op);
     /* Retyped already; they mean the same slot by slot. */
     case IR_FOR:
     case IR_WHILE:
@@ -679,8 +1034,9 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     if (!lower_block(&lw, body))
         return false;
     ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);
+    int32_t smem = lw.uses_scratch ? SIMT_REDUCE_SCRATCH : 0;
     ir_attr_set_int(m, func, "simt.smem_bytes", ir_type_scalar(DT_I32),
-                    lw.uses_scratch ? SIMT_REDUCE_SCRATCH : 0);
+                    lw.smem_need > smem ? lw.smem_need : smem);
     return true;
 }
 

@@ -239,6 +239,12 @@ bool cpu_segment_exec_op(cpu_ctx *c, const ir_op *op);
  * (an internal error: the verifier's dominance rules exclude it). */
 bool cpu_segment_unknown_length(cpu_ctx *c, const ir_op *op);
 
+/* cpu_scan.c: sw.scan, sw.reduce_fn, sw.histogram and sw.gather (semantic
+ * level only): their setup checks and their execution. */
+bool cpu_is_scan_op(ir_op_kind kind);
+bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op);
+bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op);
+
 /* simt_exec.c: the SIMT-only ops (docs/simt.md). */
 bool cpu_is_simt_op(ir_op_kind kind);
 /* Setup checks of a simt.* op beyond the generic ones (attributes, dtypes). */

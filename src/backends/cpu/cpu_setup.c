@@ -181,7 +181,7 @@ static bool semantic_only(ir_op_kind kind)
     return kind == IR_PROGRAM_ID || kind == IR_NUM_PROGRAMS || kind == IR_ARANGE ||
            kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || kind == IR_ATOMIC_RMW ||
            kind == IR_ATOMIC_CAS ||
-           kind == IR_FENCE || cpu_is_segment_op(kind);
+           kind == IR_FENCE || cpu_is_segment_op(kind) || cpu_is_scan_op(kind);
 }
 
 /* Views (!sw.segment<T>) go only to the segment ops, or through control
@@ -241,6 +241,8 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
         return false;
     if (cpu_is_segment_op(op->kind))
         return cpu_segment_check_op(c, op);
+    if (cpu_is_scan_op(op->kind))
+        return cpu_scan_check_op(c, op);
     switch (op->kind) {
     case IR_FOR:
         return check_for(c, op);

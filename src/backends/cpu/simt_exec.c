@@ -38,7 +38,7 @@ bool cpu_is_simt_op(ir_op_kind kind)
 {
     switch (kind) {
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
-    case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR: case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
     case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER:
         return true;
@@ -98,8 +98,9 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_VREDUCE:
         return true; /* checked with sw.reduce */
     case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: {
-        bool xor = op->kind == IR_SIMT_SHFL_XOR;
+        bool xor = op->kind != IR_SIMT_SHFL_IDX;
         int bits = ir_dtypes[cpu_dtype(c, r)].bits;
         int64_t width = attr_int(op, "width", WARP);
         if (!is_pow2(width) || width > WARP)
@@ -123,10 +124,12 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
         if (store && op->noperands != 2 && op->noperands != 3)
             return cpu_internal(c, op, "simt.smem_store takes (index, value[, mask])");
         ir_dtype idx = cpu_dtype(c, op->operands[0]);
+        int32_t slots = cpu_slots(c, op->operands[0]);
         if (!ir_dtype_is_int(idx) || idx == DT_I1 ||
             (store && op->noperands == 3 && cpu_dtype(c, op->operands[2]) != DT_I1) ||
-            (!store && cpu_slots(c, r) != 1))
-            return cpu_internal(c, op, "shared memory ops take an integer index, scalars and an i1 mask");
+            cpu_slots(c, store ? op->operands[1] : r) != slots)
+            return cpu_internal(c, op, "shared memory ops take an integer index, values of its shape "
+                                       "and an i1 mask");
         return true;
     }
     case IR_SIMT_BARRIER:
@@ -218,8 +221,8 @@ static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
     const ir_scalar *x = cpu_vals(c, op->operands[0]);
     ir_scalar *o = cpu_vals(c, op->results[0]);
     int32_t width = (int32_t)attr_int(op, "width", WARP);
-    bool xor = op->kind == IR_SIMT_SHFL_XOR;
-    int32_t arg = (int32_t)attr_int(op, xor ? "offset" : "lane", 0);
+    bool xor = op->kind == IR_SIMT_SHFL_XOR, up = op->kind == IR_SIMT_SHFL_UP;
+    int32_t arg = (int32_t)attr_int(op, xor || up ? "offset" : "lane", 0);
     for (int32_t t = 0; t < c->threads; t++) {
         if (!cpu_thread_active(c, t))
             continue;
@@ -234,7 +237,7 @@ static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
                               (int)(base + width - 1), (int)u);
                 return false;
             }
-        o[t] = x[xor ? t ^ arg : base + arg];
+        o[t] = x[xor ? t ^ arg : up ? (t - arg >= base ? t - arg : t) : base + arg];
     }
     return true;
 }
@@ -269,9 +272,10 @@ static void touch(cpu_simt *s, int64_t lo, int64_t hi)
 
 /* The byte address thread t's access starts at, checked against the
  * shared memory size and the access's natural alignment. */
-static bool smem_address(cpu_ctx *c, const ir_op *op, int32_t t, int size, int64_t *addr)
+static bool smem_address(cpu_ctx *c, const ir_op *op, int32_t lane, int size, int64_t *addr)
 {
-    int64_t a = attr_int(op, "offset", 0) + cpu_vals(c, op->operands[0])[t].i * (int64_t)size;
+    int32_t t = lane / cpu_slots(c, op->operands[0]);
+    int64_t a = attr_int(op, "offset", 0) + cpu_vals(c, op->operands[0])[lane].i * (int64_t)size;
     char loc[256];
     if (a < 0 || a + size > c->simt->smem_bytes) {
         diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
@@ -316,11 +320,13 @@ static bool exec_smem_store(cpu_ctx *c, const ir_op *op)
     int size = ir_dtypes[dt].bytes;
     const ir_scalar *val = cpu_vals(c, op->operands[1]);
     const ir_scalar *mask = op->noperands == 3 ? cpu_vals(c, op->operands[2]) : NULL;
+    int32_t slots = cpu_slots(c, op->operands[0]);
     int64_t addr;
-    for (int32_t t = 0; t < c->threads; t++) {
-        if ((mask && !mask[t].i) || !cpu_thread_active(c, t))
+    for (int32_t i = 0; i < c->threads * slots; i++) {
+        int32_t t = i / slots;
+        if ((mask && !mask[i].i) || !cpu_thread_active(c, t))
             continue;
-        if (!smem_address(c, op, t, size, &addr))
+        if (!smem_address(c, op, i, size, &addr))
             return false;
         for (int64_t b = addr; b < addr + size; b++)
             for (int k = 0; k < 2; k++) {
@@ -329,12 +335,13 @@ static bool exec_smem_store(cpu_ctx *c, const ir_op *op)
                     return race(c, op, t, "writes", "read", rd, b);
             }
     }
-    for (int32_t t = 0; t < c->threads; t++) {
-        if ((mask && !mask[t].i) || !cpu_thread_active(c, t))
+    for (int32_t i = 0; i < c->threads * slots; i++) {
+        int32_t t = i / slots;
+        if ((mask && !mask[i].i) || !cpu_thread_active(c, t))
             continue;
-        smem_address(c, op, t, size, &addr);
+        smem_address(c, op, i, size, &addr);
         unsigned char bytes[8];
-        ir_scalar_store(dt, bytes, val[t]);
+        ir_scalar_store(dt, bytes, val[i]);
         for (int64_t b = addr; b < addr + size; b++) {
             int32_t w = s->track[b].writer;
             if (w >= 0 && w != t && s->smem[b] != bytes[b - addr])
@@ -354,11 +361,13 @@ static bool exec_smem_load(cpu_ctx *c, const ir_op *op)
     ir_dtype dt = cpu_dtype(c, op->results[0]);
     int size = ir_dtypes[dt].bytes;
     ir_scalar *o = cpu_vals(c, op->results[0]);
-    for (int32_t t = 0; t < c->threads; t++) {
+    int32_t slots = cpu_slots(c, op->operands[0]);
+    for (int32_t i = 0; i < c->threads * slots; i++) {
+        int32_t t = i / slots;
         int64_t addr;
         if (!cpu_thread_active(c, t))
             continue;
-        if (!smem_address(c, op, t, size, &addr))
+        if (!smem_address(c, op, i, size, &addr))
             return false;
         for (int64_t b = addr; b < addr + size; b++) {
             smem_byte *tb = &s->track[b];
@@ -379,7 +388,7 @@ static bool exec_smem_load(cpu_ctx *c, const ir_op *op)
             else if (tb->reader[0] != t && tb->reader[1] < 0)
                 tb->reader[1] = t;
         }
-        o[t] = ir_scalar_load(dt, s->smem + addr);
+        o[i] = ir_scalar_load(dt, s->smem + addr);
         touch(s, addr, addr + size);
     }
     return true;
@@ -426,6 +435,7 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_STORE: return exec_store(c, op);
     case IR_SIMT_VREDUCE: return cpu_exec_value_op(c, op);
     case IR_SIMT_SHFL_XOR:
+    case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: return exec_shuffle(c, op);
     case IR_SIMT_ATOMIC_RMW:
     case IR_SIMT_ATOMIC_CAS: return cpu_exec_atomic(c, op);

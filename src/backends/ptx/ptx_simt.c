@@ -444,19 +444,20 @@ static void shuffle32(ptx_emitter *e, const shuffle_form *f, ptx_reg dst, ptx_re
 {
     char d[16], s[16];
     ptx_line(e, "shfl.sync.%s.b32 %s, %s, %lld, 0x%llx, %s;", f->mode, ptx_reg_name(dst, d),
-             ptx_reg_name(src, s), (long long)f->arg, (unsigned long long)(((32 - f->width) << 8) | 0x1f),
-             f->mask);
+             ptx_reg_name(src, s), (long long)f->arg,
+             (unsigned long long)(((32 - f->width) << 8) | (strcmp(f->mode, "up") ? 0x1f : 0)), f->mask);
 }
 
-/* simt.shfl_xor and simt.shfl_idx: the aligned group of `width` lanes
+/* simt.shfl_xor, simt.shfl_up and simt.shfl_idx: the aligned group of `width` lanes
  * exchanges (member mask: those lanes only, so other groups of the warp
  * may be elsewhere); 64-bit values as two halves, narrower ones (not
  * produced by lower-simt) widened to b32. */
 static bool emit_shuffle(ptx_emitter *e, const ir_op *op)
 {
-    shuffle_form f = {.mode = op->kind == IR_SIMT_SHFL_XOR ? "bfly" : "idx"};
+    bool idx = op->kind == IR_SIMT_SHFL_IDX;
+    shuffle_form f = {.mode = op->kind == IR_SIMT_SHFL_XOR ? "bfly" : idx ? "idx" : "up"};
     f.width = int_attr(e, op, "width", 32, false);
-    f.arg = int_attr(e, op, op->kind == IR_SIMT_SHFL_XOR ? "offset" : "lane", 0, true);
+    f.arg = int_attr(e, op, idx ? "lane" : "offset", 0, true);
     if (f.width < 1 || f.width > 32 || (f.width & (f.width - 1)) || f.arg < 0 || f.arg >= f.width)
         sw_unreachable(e->d, "%s lane %lld or width %lld out of range", ir_ops[op->kind].name,
                        (long long)f.arg, (long long)f.width);
@@ -522,15 +523,19 @@ static ptx_reg smem_address(ptx_emitter *e, const ir_op *op, ptx_reg index, int 
     return a;
 }
 
+/* Scalars, or vectors accessed slot by slot. */
 static bool emit_smem_store(ptx_emitter *e, const ir_op *op)
 {
     ir_dtype dt = elem_dtype(e, op->operands[1]);
     int64_t offset = int_attr(e, op, "offset", 0, false);
-    ptx_reg a = smem_address(e, op, ptx_regs(e, op->operands[0])[0], ir_dtypes[dt].bytes);
-    char g[24], addr[40], an[16];
-    snprintf(addr, sizeof addr, "%s+%lld", ptx_reg_name(a, an), (long long)offset);
-    ptx_reg mask = op->noperands == 3 ? ptx_regs(e, op->operands[2])[0] : 0;
-    store_elem(e, guard_of(mask, g), "shared", dt, ptx_regs(e, op->operands[1])[0], addr);
+    int slots = ptx_slots(ir_value_type(e->m, op->operands[0]));
+    for (int j = 0; j < slots; j++) {
+        ptx_reg a = smem_address(e, op, ptx_regs(e, op->operands[0])[j], ir_dtypes[dt].bytes);
+        char g[24], addr[40], an[16];
+        snprintf(addr, sizeof addr, "%s+%lld", ptx_reg_name(a, an), (long long)offset);
+        ptx_reg mask = op->noperands == 3 ? ptx_regs(e, op->operands[2])[j] : 0;
+        store_elem(e, guard_of(mask, g), "shared", dt, ptx_regs(e, op->operands[1])[j], addr);
+    }
     return true;
 }
 
@@ -538,10 +543,14 @@ static bool emit_smem_load(ptx_emitter *e, const ir_op *op)
 {
     ir_dtype dt = elem_dtype(e, op->results[0]);
     int64_t offset = int_attr(e, op, "offset", 0, false);
-    ptx_reg a = smem_address(e, op, ptx_regs(e, op->operands[0])[0], ir_dtypes[dt].bytes);
-    char addr[40], an[16];
-    snprintf(addr, sizeof addr, "%s+%lld", ptx_reg_name(a, an), (long long)offset);
-    load_elem(e, "", "shared", dt, ptx_define(e, op->results[0])[0], addr);
+    int slots = ptx_slots(ir_value_type(e->m, op->operands[0]));
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int j = 0; j < slots; j++) {
+        ptx_reg a = smem_address(e, op, ptx_regs(e, op->operands[0])[j], ir_dtypes[dt].bytes);
+        char addr[40], an[16];
+        snprintf(addr, sizeof addr, "%s+%lld", ptx_reg_name(a, an), (long long)offset);
+        load_elem(e, "", "shared", dt, d[j], addr);
+    }
     return true;
 }
 
@@ -602,6 +611,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_VREDUCE] = emit_vreduce,
     [IR_SIMT_SHFL_XOR] = emit_shuffle,
     [IR_SIMT_SHFL_IDX] = emit_shuffle,
+    [IR_SIMT_SHFL_UP] = emit_shuffle,
     [IR_SIMT_ATOMIC_RMW] = ptx_emit_atomic,
     [IR_SIMT_ATOMIC_CAS] = ptx_emit_atomic,
     [IR_SIMT_FENCE] = emit_fence,

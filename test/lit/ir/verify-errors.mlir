@@ -31,7 +31,7 @@ func.func @k() {
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 2]]:3: error: 'sw.yield' may only end the region of a 'sw.for', 'sw.while' or 'sw.if'
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:3: error: 'sw.yield' may only end the region of a 'sw.for', 'sw.while', 'sw.if', 'sw.scan' or 'sw.reduce_fn'
 func.func @k() {
   "sw.yield"() : () -> ()
 }

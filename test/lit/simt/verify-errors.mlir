@@ -264,7 +264,7 @@ func.func @k(%i: i64, %a: f32) attributes {simt.num_threads = 32 : i32, simt.sme
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 3]]:3: error: 'simt.smem_store' value type vector<2xf32> must be a scalar number
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:3: error: 'simt.smem_store' value type vector<2xf32> must be a number of the index's shape
 func.func @k(%i: i32, %a: f32) attributes {simt.num_threads = 32 : i32, simt.smem_bytes = 64 : i32} {
   %0 = "sw.splat"(%a) : (f32) -> vector<2xf32>
   "simt.smem_store"(%i, %0) {offset = 0 : i32} : (i32, vector<2xf32>) -> ()
@@ -314,7 +314,7 @@ func.func @k(%i: i32) attributes {simt.num_threads = 32 : i32} {
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'simt.smem_load' result type !sw.ptr<f32> must be a scalar number
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'simt.smem_load' result type !sw.ptr<f32> must be a number of the index's shape
 func.func @k(%i: i32) attributes {simt.num_threads = 32 : i32, simt.smem_bytes = 64 : i32} {
   %0 = "simt.smem_load"(%i) {offset = 0 : i32} : (i32) -> !sw.ptr<f32>
   "func.return"() : () -> ()

@@ -1,0 +1,156 @@
+/* cpu_scan.c - the semantic executor's sw.scan, sw.reduce_fn, sw.histogram
+ * and sw.gather (docs/ir-format.md). Requires slots set up by cpu_setup.c
+ * (which calls cpu_scan_check_op); guarantees the sequential order the IR
+ * defines: a scan or reduction runs its combine function once per element
+ * after the first, in element order (reverse scans from the last
+ * element), so results are deterministic bit for bit. */
+#include "cpu_internal.h"
+
+#include <stdio.h>
+
+enum { MAX_COMBINED = 16 }; /* operands of one scan or reduction */
+
+bool cpu_is_scan_op(ir_op_kind kind)
+{
+    return kind == IR_SCAN || kind == IR_REDUCE_FN || kind == IR_HISTOGRAM || kind == IR_GATHER;
+}
+
+bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
+{
+    const ir_value *o = op->operands;
+    int no = op->noperands;
+    for (int i = 0; i < no; i++)
+        if (cpu_is_ptr(c, o[i]) || cpu_is_segval(c, o[i]) || cpu_slots(c, o[i]) < 1)
+            return cpu_internal(c, op, "operands must be tiles of numbers");
+    for (int i = 0; i < op->nresults; i++)
+        if (cpu_is_ptr(c, op->results[i]))
+            return cpu_internal(c, op, "unexpected pointer result");
+    switch (op->kind) {
+    case IR_SCAN:
+    case IR_REDUCE_FN: {
+        bool scan = op->kind == IR_SCAN;
+        const ir_block *b = op->regions[0];
+        if (no < 1 || no > MAX_COMBINED || op->nresults != no || b->nargs != 2 * no || !b->last ||
+            b->last->kind != IR_YIELD || b->last->noperands != no)
+            return cpu_internal(c, op, "bad arity of a scan or its combine region");
+        int32_t n = cpu_slots(c, o[0]);
+        for (int i = 0; i < no; i++) {
+            ir_dtype dt = cpu_dtype(c, o[i]);
+            if (cpu_slots(c, o[i]) != n || cpu_slots(c, op->results[i]) != (scan ? n : 1) ||
+                cpu_dtype(c, op->results[i]) != dt || cpu_slots(c, b->args[i]) != 1 ||
+                cpu_slots(c, b->args[no + i]) != 1 || cpu_dtype(c, b->args[i]) != dt ||
+                cpu_dtype(c, b->args[no + i]) != dt || cpu_slots(c, b->last->operands[i]) != 1 ||
+                cpu_dtype(c, b->last->operands[i]) != dt)
+                return cpu_internal(c, op, "scan operands, results and combine values disagree");
+        }
+        return true;
+    }
+    case IR_HISTOGRAM:
+        if ((no != 1 && no != 2) || ir_dtype_is_float(cpu_dtype(c, o[0])) ||
+            (no == 2 && (cpu_slots(c, o[1]) != cpu_slots(c, o[0]) || cpu_dtype(c, o[1]) != DT_I1)) ||
+            cpu_dtype(c, op->results[0]) != DT_I32)
+            return cpu_internal(c, op, "expects (integers[, mask]) -> i32 counts");
+        return true;
+    case IR_GATHER:
+        if (no != 2 || ir_dtype_is_float(cpu_dtype(c, o[1])) ||
+            cpu_slots(c, o[1]) != cpu_slots(c, op->results[0]) ||
+            cpu_dtype(c, o[0]) != cpu_dtype(c, op->results[0]))
+            return cpu_internal(c, op, "expects (source, integer index) -> the source's dtype");
+        return true;
+    default: return cpu_internal(c, op, "not a scan op");
+    }
+}
+
+/* out = combine(acc, x), k values each (out may alias acc or x). */
+static bool combine(cpu_ctx *c, const ir_op *op, const ir_scalar *acc, const ir_scalar *x,
+                    ir_scalar *out)
+{
+    const ir_block *b = op->regions[0];
+    int k = op->noperands;
+    for (int i = 0; i < k; i++) {
+        cpu_vals(c, b->args[i])[0] = acc[i];
+        cpu_vals(c, b->args[k + i])[0] = x[i];
+    }
+    const ir_op *y;
+    if (!cpu_exec_block(c, b, &y))
+        return false;
+    if (!y || y->kind != IR_YIELD)
+        return cpu_internal(c, op, "the combine region did not end in sw.yield");
+    for (int i = 0; i < k; i++)
+        out[i] = cpu_vals(c, y->operands[i])[0];
+    return true;
+}
+
+static bool exec_combine(cpu_ctx *c, const ir_op *op)
+{
+    int k = op->noperands;
+    int32_t n = cpu_slots(c, op->operands[0]);
+    bool scan = op->kind == IR_SCAN;
+    const ir_attr *rev = ir_attr_get(op, "reverse");
+    bool reverse = scan && rev && rev->kind == ATTR_BOOL && rev->i;
+    ir_scalar acc[MAX_COMBINED], x[MAX_COMBINED];
+    for (int32_t step = 0; step < n; step++) {
+        int32_t i = reverse ? n - 1 - step : step;
+        for (int j = 0; j < k; j++)
+            x[j] = cpu_vals(c, op->operands[j])[i];
+        if (step == 0) {
+            for (int j = 0; j < k; j++)
+                acc[j] = x[j];
+        } else if (!combine(c, op, acc, x, acc)) {
+            return false;
+        }
+        if (scan)
+            for (int j = 0; j < k; j++)
+                cpu_vals(c, op->results[j])[i] = acc[j];
+    }
+    if (!scan)
+        for (int j = 0; j < k; j++)
+            cpu_vals(c, op->results[j])[0] = acc[j];
+    return true;
+}
+
+static bool exec_histogram(cpu_ctx *c, const ir_op *op)
+{
+    int32_t n = cpu_slots(c, op->operands[0]), bins = cpu_slots(c, op->results[0]);
+    const ir_scalar *x = cpu_vals(c, op->operands[0]);
+    const ir_scalar *mask = op->noperands == 2 ? cpu_vals(c, op->operands[1]) : NULL;
+    ir_scalar *o = cpu_vals(c, op->results[0]);
+    for (int32_t b = 0; b < bins; b++)
+        o[b].i = 0;
+    for (int32_t i = 0; i < n; i++)
+        if ((!mask || mask[i].i) && x[i].i >= 0 && x[i].i < bins)
+            o[x[i].i].i++;
+    for (int32_t b = 0; b < bins; b++)
+        o[b] = ir_scalar_from_int(DT_I32, o[b].i);
+    return true;
+}
+
+static bool exec_gather(cpu_ctx *c, const ir_op *op)
+{
+    int32_t n = cpu_slots(c, op->operands[0]), m = cpu_slots(c, op->results[0]);
+    const ir_scalar *src = cpu_vals(c, op->operands[0]), *index = cpu_vals(c, op->operands[1]);
+    ir_scalar *o = cpu_vals(c, op->results[0]);
+    for (int32_t i = 0; i < m; i++) {
+        if (index[i].i < 0 || index[i].i >= n) {
+            diag_error_at(c->d, DIAG_RUNTIME, &c->m->src, op->loc,
+                          "sl.gather index out of range: element %d of the index is %lld, outside "
+                          "[0, %d) (the source's length) in program (%lld, %lld, %lld)",
+                          (int)i, (long long)index[i].i, (int)n, (long long)c->pid[0],
+                          (long long)c->pid[1], (long long)c->pid[2]);
+            return false;
+        }
+        o[i] = src[index[i].i];
+    }
+    return true;
+}
+
+bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op)
+{
+    switch (op->kind) {
+    case IR_SCAN:
+    case IR_REDUCE_FN: return exec_combine(c, op);
+    case IR_HISTOGRAM: return exec_histogram(c, op);
+    case IR_GATHER: return exec_gather(c, op);
+    default: return cpu_internal(c, op, "not a scan op");
+    }
+}

@@ -1,0 +1,157 @@
+/* verify_scans.c - the verifier's rules for sw.scan, sw.reduce_fn,
+ * sw.histogram and sw.gather (docs/ir-format.md). Requires the walk of
+ * verify.c (operands and results are checked, the op's level is known);
+ * reports the first violation and returns false. */
+#include "verify_internal.h"
+
+#include <stdio.h>
+
+static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verify_vfail(v, op, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool is_number_tile(ir_type t) { return t.kind == TY_TILE && !t.ptr_elem; }
+
+/* sw.scan / sw.reduce_fn: k >= 1 tiles of numbers of one length; results
+ * the same tiles (scan) or their element types (reduce_fn); the region
+ * takes 2k scalars (accumulators, then elements). */
+static bool check_combine_op(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    bool scan = op->kind == IR_SCAN;
+    int k = op->noperands;
+    if (k < 1 || op->nresults != k)
+        return fail(v, op, "'%s' takes k >= 1 operands and has k results, got %d and %d", name_of(op),
+                    k, (int)op->nresults);
+    int32_t len = operand_type(v, op, 0).len;
+    for (int i = 0; i < k; i++) {
+        ir_type x = operand_type(v, op, i), r = result_type(v, op, i);
+        if (!is_number_tile(x) || x.len != len)
+            return fail(v, op, "'%s' operand #%d type %s must be a tile of numbers of the first "
+                        "operand's length", name_of(op), i, TY(x, a));
+        ir_type want = scan ? x : ir_type_elem(x);
+        if (!ir_type_eq(r, want))
+            return fail(v, op, "'%s' result #%d type %s must be %s", name_of(op), i, TY(r, a),
+                        TY(want, b));
+    }
+    const ir_block *body = op->regions[0];
+    if (body->nargs != 2 * k)
+        return fail(v, op, "the combine region of '%s' takes %d arguments (%d accumulators, then %d "
+                    "elements), got %d", name_of(op), 2 * k, k, k, (int)body->nargs);
+    for (int i = 0; i < 2 * k; i++) {
+        ir_type got = ir_value_type(v->m, body->args[i]);
+        ir_type want = ir_type_elem(operand_type(v, op, i % k));
+        if (!ir_type_eq(got, want))
+            return fail(v, op, "argument #%d of the combine region of '%s' has type %s, not %s", i,
+                        name_of(op), TY(got, a), TY(want, b));
+    }
+    if (scan) {
+        const ir_attr *rev = ir_attr_get(op, "reverse");
+        if (rev && rev->kind != ATTR_BOOL)
+            return fail(v, op, "'sw.scan' attribute 'reverse' must be a bool");
+    }
+    return true;
+}
+
+/* sw.histogram (x[, mask]) -> tensor<Bxi32>. */
+static bool check_histogram(verifier *v, const ir_op *op)
+{
+    char a[64];
+    if (op->noperands != 1 && op->noperands != 2)
+        return fail(v, op, "'sw.histogram' takes 1 operand (x) or 2 (x, mask), got %d",
+                    (int)op->noperands);
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    if (!is_number_tile(x) || !ir_dtype_is_int(elem_dtype(x)) || x.dtype == DT_I1)
+        return fail(v, op, "'sw.histogram' operand type %s must be a tile of integers", TY(x, a));
+    if (op->noperands == 2 && !ir_type_eq(operand_type(v, op, 1), ir_type_tile(DT_I1, x.len)))
+        return fail(v, op, "'sw.histogram' mask type %s must be the i1 tile of x's length",
+                    TY(operand_type(v, op, 1), a));
+    if (r.kind != TY_TILE || r.ptr_elem || r.dtype != DT_I32)
+        return fail(v, op, "'sw.histogram' result type %s must be tensor<Bxi32>", TY(r, a));
+    return true;
+}
+
+/* sw.gather (src : tensor<NxT>, index : integer tile of M) -> tensor<MxT>. */
+static bool check_gather(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type src = operand_type(v, op, 0), index = operand_type(v, op, 1), r = result_type(v, op, 0);
+    if (!is_number_tile(src))
+        return fail(v, op, "'sw.gather' source type %s must be a tile of numbers", TY(src, a));
+    if (!is_number_tile(index) || !ir_dtype_is_int(elem_dtype(index)) || index.dtype == DT_I1)
+        return fail(v, op, "'sw.gather' index type %s must be a tile of integers", TY(index, a));
+    ir_type want = ir_type_tile(elem_dtype(src), index.len);
+    if (!ir_type_eq(r, want))
+        return fail(v, op, "'sw.gather' result type %s must be %s (the source's element type in the "
+                    "index's shape)", TY(r, a), TY(want, b));
+    return true;
+}
+
+bool verify_scan_op(verifier *v, const ir_op *op)
+{
+    switch (op->kind) {
+    case IR_SCAN:
+    case IR_REDUCE_FN: return check_combine_op(v, op);
+    case IR_HISTOGRAM: return check_histogram(v, op);
+    case IR_GATHER: return check_gather(v, op);
+    default: return fail(v, op, "'%s' is not a scan op", name_of(op));
+    }
+}
+
+/* What a combine function may hold: pure scalar ops, and structured
+ * control flow of them (no memory, no tiles, no SIMT ops). */
+static bool check_combine_block(verifier *v, const ir_op *owner, const ir_block *b)
+{
+    char a[64];
+    for (const ir_op *op = b->first; op; op = op->next) {
+        bool control = op->kind == IR_FOR || op->kind == IR_IF || op->kind == IR_WHILE ||
+                       op->kind == IR_YIELD;
+        if (!control && (!(ir_ops[op->kind].flags & F_PURE) || op->nregions > 0 ||
+                         op->kind == IR_PROGRAM_ID || op->kind == IR_NUM_PROGRAMS ||
+                         op->kind == IR_SEGMENT_ID))
+            return fail(v, op, "'%s' may not appear in the combine function of '%s' (only pure "
+                        "scalar ops and sw.if/sw.for/sw.while of them)", name_of(op), name_of(owner));
+        for (int i = 0; i < op->nresults; i++) {
+            ir_type t = result_type(v, op, i);
+            if (t.kind != TY_SCALAR)
+                return fail(v, op, "'%s' in the combine function of '%s' makes a %s; a combine "
+                            "function computes on scalars", name_of(op), name_of(owner), TY(t, a));
+        }
+        for (int i = 0; i < op->noperands; i++) {
+            ir_type t = operand_type(v, op, i);
+            if (t.kind != TY_SCALAR)
+                return fail(v, op, "'%s' in the combine function of '%s' uses a %s; a combine "
+                            "function computes on scalars", name_of(op), name_of(owner), TY(t, a));
+        }
+        for (int r = 0; r < op->nregions; r++)
+            if (!check_combine_block(v, owner, op->regions[r]))
+                return false;
+    }
+    return true;
+}
+
+bool verify_combine_region(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    const ir_block *body = op->regions[0];
+    const ir_op *y = body->last;
+    if (!y || y->kind != IR_YIELD)
+        return fail(v, y ? y : op, "the combine region of '%s' must end with 'sw.yield'", name_of(op));
+    if (y->noperands != op->noperands)
+        return fail(v, y, "'sw.yield' in the combine region of '%s' yields %d value%s but needs %d",
+                    name_of(op), (int)y->noperands, y->noperands == 1 ? "" : "s", (int)op->noperands);
+    for (int i = 0; i < y->noperands; i++) {
+        ir_type got = operand_type(v, y, i), want = ir_type_elem(operand_type(v, op, i));
+        if (!ir_type_eq(got, want))
+            return fail(v, y, "'sw.yield' value #%d in the combine region of '%s' has type %s, not %s",
+                        i, name_of(op), TY(got, a), TY(want, b));
+    }
+    return check_combine_block(v, op, body);
+}
