@@ -3,11 +3,12 @@
 # environment, a build (gcc), the C unit tests (the CUDA runtime's GPU
 # checks included), the GPU suite (test/gpu; the segment tests in a step of
 # their own, so a GPU fault there cannot fail the others), the CPU suite
-# (test/python), the vector-add benchmark, the launch-overhead breakdown and
-# the segments benchmark. The results land in $OUT (default
-# /tmp/swage-gpu-out): logs.txt (every step's log, in order), vector_add.json,
-# launch_breakdown.json, small_batch.json, segments.json, segments.png and
-# segments_plans.png. A failing
+# (test/python), the vector-add benchmark, the launch-overhead breakdown,
+# the tutorials benchmark (Triton's softmax and layer-norm kernels, Swage
+# against Triton and torch) and the segments benchmark. The results land in
+# $OUT (default /tmp/swage-gpu-out): logs.txt (every step's log, in order),
+# vector_add.json, launch_breakdown.json, small_batch.json, tutorials.json,
+# segments.json, segments.png and segments_plans.png. A failing
 # step is reported and the others still run; the tables are printed last
 # (the segments table last of all); the exit status is 1 if any step failed.
 # Safe to run again on the same machine (incremental build).
@@ -16,7 +17,7 @@
 #   SWAGE_COMMIT=<sha> tools/gpu_run.sh   # names the commit where .git is absent
 #   SWAGE_GPU_STEPS=unit,segments,sanitize,segbench tools/gpu_run.sh
 #       # only these steps (the build always runs); all of them by default:
-#       # unit gpu segments cpu vecadd launch sanitize smallbatch segbench
+#       # unit gpu segments cpu vecadd launch sanitize smallbatch tutbench segbench
 #
 # The sanitize step runs tools/gpu_sanitize.py (every schedule x every
 # distribution of a few segment programs at small sizes, checked against
@@ -48,7 +49,7 @@ merge_logs() {
     : > "$OUT/logs.txt"
     for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
                 launch_breakdown memcheck api_errors api_errors_check racecheck synccheck \
-                initcheck small_batch segments_bench segments; do
+                initcheck small_batch tutorials_bench tutorials segments_bench segments; do
         for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
             [ -f "$file" ] || continue
             printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
@@ -114,7 +115,7 @@ if [ ! -f "$SWAGE_LIB" ]; then
     printf '\n== summary\n'; printf '%s\n' "${SUMMARY[@]}"
     exit 1
 fi
-STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,smallbatch,segbench},"
+STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,smallbatch,tutbench,segbench},"
 want() { [[ "$STEPS" == *",$1,"* ]]; }
 SANITIZER="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 
@@ -163,6 +164,11 @@ if want sanitize; then
 fi
 want smallbatch && run "small batch" 60 "$LOGS/small_batch.log" \
     "$PY" bench/small_batch.py --json "$OUT/small_batch.json"
+# Softmax and layer-norm forward as Triton's tutorials write them: Swage,
+# Triton (the same source) and torch, float32, GB/s and % of Triton.
+want tutbench && run "tutorials benchmark" "${SWAGE_TUTBENCH_LIMIT:-240}" \
+    "$LOGS/tutorials_bench.log" \
+    "$PY" bench/tutorials.py --json "$OUT/tutorials.json" --table "$LOGS/tutorials.txt"
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
 want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + 70 ))" \
@@ -171,7 +177,7 @@ want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + 7
     --png "$OUT/segments.png" --plan-png "$OUT/segments_plans.png" --table "$LOGS/segments.txt" \
     ${SWAGE_SEGBENCH_ARGS:-}
 
-printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json, segments.png and segments_plans.png in %s)\n' \
+printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, tutorials.json, segments.json, segments.png and segments_plans.png in %s)\n' \
     "$(( $(date +%s) - START ))" "$OUT"
 printf '%s\n' "${SUMMARY[@]}"
 awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \
@@ -193,6 +199,13 @@ if [ -f "$LOGS/vector_add.txt" ]; then
 else
     echo "the benchmark printed no table; the end of its log:"
     tail -n 12 "$LOGS/bench.log" 2>/dev/null || true
+fi
+echo
+if [ -f "$LOGS/tutorials.txt" ]; then
+    cat "$LOGS/tutorials.txt"
+elif want tutbench; then
+    echo "the tutorials benchmark printed no table; the end of its log:"
+    tail -n 12 "$LOGS/tutorials_bench.log" 2>/dev/null || true
 fi
 echo
 if [ -f "$LOGS/segments.txt" ]; then
