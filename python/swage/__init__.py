@@ -21,6 +21,8 @@ This package is a thin ctypes layer over libswage (include/swage.h): the C
 library parses, compiles and runs the kernels.
 """
 
+import operator
+
 from . import language
 from .language import cdiv
 from ._jit import JITFunction, Plan, jit
@@ -32,9 +34,9 @@ def next_power_of_2(n):
     """The smallest power of two >= n (0 for n <= 0), as triton.next_power_of_2
     computes it: the host-side helper that sizes a block to a row
     (``BLOCK_SIZE = sw.next_power_of_2(n_cols)``)."""
-    import operator
     n = operator.index(n)
     return 0 if n <= 0 else 1 << (n - 1).bit_length()
+
 
 # Tracebacks and repr() name the exception where users find it: swage.CompileError.
 CompileError.__module__ = "swage"

@@ -164,9 +164,9 @@ def test_fused_softmax_persistent(rng, executor, dtype):
 # ---- 04: low-memory dropout -----------------------------------------------------------
 
 def philox_uniform(seed, offsets, rounds=10):
-    """Triton's tl.rand for int32 offsets and a seed in [0, 2^31): Philox-4x32
-    with counter (offset, 0, 0, 0) and key (seed, 0), the first word mapped
-    to float32 in [0, 1). (test_random.py checks the algorithm against
+    """Triton's tl.rand for int32 offsets and a seed in [0, 2^63): Philox-4x32
+    with counter (offset, 0, 0, 0) and key (the seed's low word, its high
+    word), the first word mapped to float32 in [0, 1). (test_random.py checks the algorithm against
     Philox's known-answer vectors; this is the same, vectorised.)"""
     mask = np.uint64(0xFFFFFFFF)
     c0 = offsets.astype(np.int64).astype(np.uint64) & mask
@@ -212,8 +212,11 @@ def test_dropout_with_mask(rng, executor, dtype, keep_dtype):
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("seed_bits", [31, 63])
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_seeded_dropout(rng, executor, dtype):
+def test_seeded_dropout(rng, executor, dtype, seed_bits):
+    # A seed below 2^31 is an int32 argument, a larger one an int64 (its
+    # high word is the key's second word).
     n, p = 2000, 0.4
     x = randn(rng, n, dtype)
     x[x == 0] = 1  # a kept zero would look dropped below
@@ -225,7 +228,7 @@ def test_seeded_dropout(rng, executor, dtype):
                                        executor=executor)
         return output
 
-    seed = int(rng.integers(0, 2 ** 31))
+    seed = int(rng.integers(0, 2 ** 31)) if seed_bits == 31 else int(rng.integers(2 ** 31, 2 ** 63))
     output = seeded_dropout(x, p, seed)
     keep = philox_uniform(seed, np.arange(n, dtype=np.int32)) > np.float32(p)
     assert_same(output, dropout_reference(x, keep, p), rng.seed,
@@ -233,7 +236,7 @@ def test_seeded_dropout(rng, executor, dtype):
     # What the tutorial shows: the same seed gives the same mask, another
     # seed another one, and about p of the elements are dropped.
     assert_same(seeded_dropout(x, p, seed), output, rng.seed, "the same seed again")
-    other = seeded_dropout(x, p, seed + 1)
+    other = seeded_dropout(x, p, seed ^ 1)
     assert ((other == 0) != (output == 0)).any()
     assert abs((output == 0).mean() - p) < 0.05  # 2000 draws: 4.5 standard deviations
 
