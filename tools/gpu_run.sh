@@ -3,11 +3,14 @@
 # environment, a build (gcc), the C unit tests (the CUDA runtime's GPU
 # checks included), the GPU suite (test/gpu; the segment tests in a step of
 # their own, so a GPU fault there cannot fail the others), the CPU suite
-# (test/python), the vector-add benchmark, the launch-overhead breakdown and
-# the segments benchmark. The results land in $OUT (default
-# /tmp/swage-gpu-out): logs.txt (every step's log, in order), vector_add.json,
-# launch_breakdown.json, small_batch.json, segments.json (with the sweep of
-# mean segment length), segments.png, segments_plans.png and sweep.png. A failing
+# (test/python), the vector-add benchmark, the launch-overhead breakdown,
+# the tutorials benchmark (Triton's softmax and layer-norm kernels, Swage
+# against Triton and torch) and the segments benchmark with its sweep of
+# mean segment length. The results land in $OUT (default
+# /tmp/swage-gpu-out), seven files: logs.txt (every step's log, in order),
+# host_benchmarks.json (vector_add, launch_breakdown and small_batch, by
+# name), tutorials.json, segments.json (with the sweep), segments.png,
+# segments_plans.png and sweep.png. A failing
 # step is reported and the others still run; the tables are printed last
 # (the segments table last of all); the exit status is 1 if any step failed.
 # Safe to run again on the same machine (incremental build).
@@ -16,7 +19,7 @@
 #   SWAGE_COMMIT=<sha> tools/gpu_run.sh   # names the commit where .git is absent
 #   SWAGE_GPU_STEPS=unit,segments,sanitize,segbench tools/gpu_run.sh
 #       # only these steps (the build always runs); all of them by default:
-#       # unit gpu segments cpu vecadd launch sanitize smallbatch segbench
+#       # unit gpu segments cpu vecadd launch sanitize smallbatch tutbench segbench
 #
 # The sanitize step runs tools/gpu_sanitize.py (every schedule x every
 # distribution of a few segment programs at small sizes, checked against
@@ -48,7 +51,7 @@ merge_logs() {
     : > "$OUT/logs.txt"
     for name in environment build unit gpu_tests gpu_segments cpu_tests bench vector_add \
                 launch_breakdown memcheck api_errors api_errors_check racecheck synccheck \
-                initcheck small_batch segments_bench segments; do
+                initcheck small_batch tutorials_bench tutorials segments_bench segments; do
         for file in "$LOGS/$name.log" "$LOGS/$name.txt"; do
             [ -f "$file" ] || continue
             printf '\n===== %s\n' "$(basename "$file")" >> "$OUT/logs.txt"
@@ -114,7 +117,7 @@ if [ ! -f "$SWAGE_LIB" ]; then
     printf '\n== summary\n'; printf '%s\n' "${SUMMARY[@]}"
     exit 1
 fi
-STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,smallbatch,segbench},"
+STEPS=",${SWAGE_GPU_STEPS:-unit,gpu,segments,cpu,vecadd,launch,sanitize,smallbatch,tutbench,segbench},"
 want() { [[ "$STEPS" == *",$1,"* ]]; }
 SANITIZER="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 
@@ -127,9 +130,9 @@ want segments && run "GPU segments suite" "${SWAGE_GPU_SEGMENTS_LIMIT:-240}" "$L
 want cpu && run "CPU suite (test/python)" 200 "$LOGS/cpu_tests.log" \
     "$PY" -m pytest -q -rs -p no:cacheprovider test/python
 want vecadd && run "benchmark" 150 "$LOGS/bench.log" \
-    "$PY" bench/vector_add.py --json "$OUT/vector_add.json" --table "$LOGS/vector_add.txt"
+    "$PY" bench/vector_add.py --json "$LOGS/vector_add.json" --table "$LOGS/vector_add.txt"
 want launch && run "launch breakdown" 60 "$LOGS/launch_breakdown.log" \
-    "$PY" bench/launch_breakdown.py --json "$OUT/launch_breakdown.json"
+    "$PY" bench/launch_breakdown.py --json "$LOGS/launch_breakdown.json"
 # sanitize NAME LIMIT LOG N BATCHES SANITIZER-OPTIONS...: tools/gpu_sanitize.py
 # under compute-sanitizer, at about N elements a distribution, over BATCHES
 # ("all", or a comma list); the script stops starting cases 20 s before the
@@ -162,7 +165,12 @@ if want sanitize; then
         --tool initcheck --report-api-errors no --error-exitcode 1
 fi
 want smallbatch && run "small batch" 60 "$LOGS/small_batch.log" \
-    "$PY" bench/small_batch.py --json "$OUT/small_batch.json"
+    "$PY" bench/small_batch.py --json "$LOGS/small_batch.json"
+# Softmax and layer-norm forward as Triton's tutorials write them: Swage,
+# Triton (the same source) and torch, float32, GB/s and % of Triton.
+want tutbench && run "tutorials benchmark" "${SWAGE_TUTBENCH_LIMIT:-240}" \
+    "$LOGS/tutorials_bench.log" \
+    "$PY" bench/tutorials.py --json "$OUT/tutorials.json" --table "$LOGS/tutorials.txt"
 # The segments benchmark keeps to --budget-s itself (each distribution in a
 # child process); the step's limit is a backstop.
 want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + ${SWAGE_SWEEP_BUDGET:-90} + 70 ))" \
@@ -172,7 +180,21 @@ want segbench && run "segments benchmark" "$(( ${SWAGE_SEGBENCH_BUDGET:-260} + $
     --sweep --sweep-budget-s "${SWAGE_SWEEP_BUDGET:-90}" --sweep-png "$OUT/sweep.png" \
     ${SWAGE_SEGBENCH_ARGS:-}
 
-printf '\n== summary (%ds in all; logs.txt, vector_add.json, launch_breakdown.json, segments.json, segments.png, segments_plans.png and sweep.png in %s)\n' \
+# The host-side benchmarks' JSON in one file (the device returns few files).
+"$PY" - "$LOGS" "$OUT/host_benchmarks.json" <<'PYEOF' || true
+import json, os, sys
+logs, out = sys.argv[1], sys.argv[2]
+found = {}
+for name in ("vector_add", "launch_breakdown", "small_batch"):
+    path = os.path.join(logs, name + ".json")
+    if os.path.exists(path):
+        with open(path) as f:
+            found[name] = json.load(f)
+if found:
+    with open(out, "w") as f:
+        json.dump(found, f, indent=1)
+PYEOF
+printf '\n== summary (%ds in all; logs.txt, host_benchmarks.json, tutorials.json, segments.json, segments.png, segments_plans.png and sweep.png in %s)\n' \
     "$(( $(date +%s) - START ))" "$OUT"
 printf '%s\n' "${SUMMARY[@]}"
 awk '/^== /{name=$2} /^[0-9]+ passed, [0-9]+ failed/{printf "  %-32s %s\n", name, $0}' \
@@ -194,6 +216,13 @@ if [ -f "$LOGS/vector_add.txt" ]; then
 else
     echo "the benchmark printed no table; the end of its log:"
     tail -n 12 "$LOGS/bench.log" 2>/dev/null || true
+fi
+echo
+if [ -f "$LOGS/tutorials.txt" ]; then
+    cat "$LOGS/tutorials.txt"
+elif want tutbench; then
+    echo "the tutorials benchmark printed no table; the end of its log:"
+    tail -n 12 "$LOGS/tutorials_bench.log" 2>/dev/null || true
 fi
 echo
 if [ -f "$LOGS/segments.txt" ]; then

@@ -21,14 +21,25 @@ This package is a thin ctypes layer over libswage (include/swage.h): the C
 library parses, compiles and runs the kernels.
 """
 
+import operator
+
 from . import language
 from .language import cdiv
 from ._jit import JITFunction, Plan, jit
 from ._native import CompileError, library_path
 from ._version import __version__
 
+
+def next_power_of_2(n):
+    """The smallest power of two >= n (0 for n <= 0), as triton.next_power_of_2
+    computes it: the host-side helper that sizes a block to a row
+    (``BLOCK_SIZE = sw.next_power_of_2(n_cols)``)."""
+    n = operator.index(n)
+    return 0 if n <= 0 else 1 << (n - 1).bit_length()
+
+
 # Tracebacks and repr() name the exception where users find it: swage.CompileError.
 CompileError.__module__ = "swage"
 
-__all__ = ["jit", "JITFunction", "Plan", "CompileError", "language", "cdiv", "__version__",
-           "library_path"]
+__all__ = ["jit", "JITFunction", "Plan", "CompileError", "language", "cdiv", "next_power_of_2",
+           "__version__", "library_path"]
