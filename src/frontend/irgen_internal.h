@@ -191,6 +191,31 @@ gval ig_call_function_values(irgen *g, src_loc loc, const char *name, const char
 /* sl.static_assert(cond, msg=""): a compile error at cond when false. */
 gval ig_static_assert(irgen *g, const ast_expr *call);
 
+/* Statements (irgen.c) and loops (irgen_loops.c). */
+void ig_lower_block(irgen *g, const ast_block *b);
+/* Lowers `body` to its end or its exit (return, break, continue), setting
+ * out[0 .. t->nout) to what the paths leave with. */
+void ig_lower_tail(irgen *g, const ast_block *body, const ig_tail *t, gval *out);
+void ig_lower_for(irgen *g, const ast_stmt *s);
+void ig_lower_while(irgen *g, const ast_stmt *s);
+/* Whether a value can be carried out of a branch or loop (an IR value or
+ * a constant that is not a dtype). */
+bool ig_mergeable(gval v);
+/* A name that exists but may not be read: GV_UNDEF with the sentence
+ * fmt (naming it and a line) for when it is read. */
+gval ig_undef(irgen *g, const char *fmt, const char *name, int line);
+/* The line of loc in the kernel's own file. */
+int ig_user_line(const irgen *g, src_loc loc);
+/* Marks the ops lowered from here on as inside a runtime construct (no
+ * segment data there); returns what ig_leave_region restores. */
+typedef struct region_mark {
+    const char *what;
+    src_loc at;
+    int line;
+} region_mark;
+region_mark ig_enter_region(irgen *g, const char *what, src_loc at);
+void ig_leave_region(irgen *g, region_mark saved);
+
 /* Expressions (irgen_expr.c). */
 gval ig_expr(irgen *g, const ast_expr *e);
 /* Makes an IR value of `t` (scalar or tile) from a constant; reports when it
