@@ -19,7 +19,7 @@ __all__ = [
     "load_segment", "store_segment", "segment_length", "prod",
     "cdiv", "clamp", "fma", "erf", "umulhi", "sqrt_rn", "div_rn", "fdiv", "math",
     "PropagateNan", "multiple_of", "max_contiguous", "max_constancy", "assume", "range",
-    "randint", "rand", "randn",
+    "randint", "rand", "randn", "randint4x", "rand4x", "randn4x",
     "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_xchg", "atomic_cas",
     "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
@@ -198,6 +198,9 @@ assume = _kernel_only("assume")
 randint = _kernel_only("randint")
 rand = _kernel_only("rand")
 randn = _kernel_only("randn")
+randint4x = _kernel_only("randint4x")
+rand4x = _kernel_only("rand4x")
+randn4x = _kernel_only("randn4x")
 atomic_add = _kernel_only("atomic_add")
 atomic_max = _kernel_only("atomic_max")
 atomic_min = _kernel_only("atomic_min")

@@ -1,5 +1,6 @@
-/* irgen_random.c - sl.randint, sl.rand and sl.randn: Triton's counter-based
- * Philox generator, expanded into integer and float IR at the call.
+/* irgen_random.c - sl.randint, sl.rand and sl.randn (and their 4x forms,
+ * which return a tuple of four): Triton's counter-based Philox generator,
+ * expanded into integer and float IR at the call.
  *
  * The same streams as triton.language's: for a seed (a scalar: a runtime
  * integer or a compile-time one) and an offset (a scalar or a tile of
@@ -9,7 +10,8 @@
  * of the result (int32 or int64 with the bits of Triton's unsigned value),
  * rand maps it to a float32 in [0, 1) as Triton does (x ^ (x >> 63 or 31),
  * times a scale just under 2^-31 or 2^-63), randn is Box-Muller's first
- * value of the first two words. Everything wraps as unsigned arithmetic
+ * value of the first two words; randint4x/rand4x are all four words,
+ * randn4x Box-Muller's two values of words 0-1 and of words 2-3. Everything wraps as unsigned arithmetic
  * does: the expansion is built on IR values, never folded as Python ints.
  */
 #include "irgen_internal.h"
@@ -35,7 +37,7 @@ enum { MAX_ROUNDS = 64 };
 typedef struct rng {
     irgen *g;
     const ast_expr *call;
-    const char *name; /* randint, rand or randn */
+    const char *name; /* randint, rand, randn or a 4x form */
     const philox_words *w;
     ir_type word; /* the counter's type: the offset's (a scalar or a tile) */
 } rng;
@@ -97,6 +99,27 @@ static gval uniform(const rng *r, gval x)
     if (f == IR_NO_VALUE)
         return (gval){0};
     return bin(r, OP_MUL, gv_ir(f), gv_float(r->w->scale));
+}
+
+/* Box-Muller on two uniforms: r = sqrt(-2 log(max(u1, 1e-7))), th = 2 pi
+ * u2; out[0] = r cos th and, when want is 2, out[1] = r sin th. */
+static bool normal_pair(const rng *r, gval u1, gval u2, gval *out, int want)
+{
+    if (!ok(r, u1) || !ok(r, u2))
+        return false;
+    ir_value lo, u;
+    if (!ig_unify(r->g, r->call->loc, gv_float(1.0e-7), u1, &lo, &u, "sl.randn"))
+        return false;
+    ir_value ops[2] = {lo, u};
+    u1 = gv_ir(ig_emit1(r->g, IR_MAXIMUM, r->call->loc, ops, 2, ir_value_type(r->g->m, u)));
+    gval th = bin(r, OP_MUL, gv_float(6.283185307179586), u2);
+    gval radius = unary(r, IR_SQRT, bin(r, OP_MUL, gv_float(-2.0), unary(r, IR_LOG, u1)));
+    if (!ok(r, th) || !ok(r, radius))
+        return false;
+    out[0] = bin(r, OP_MUL, radius, unary(r, IR_COS, th));
+    if (want == 2)
+        out[1] = bin(r, OP_MUL, radius, unary(r, IR_SIN, th));
+    return ok(r, out[0]) && (want < 2 || ok(r, out[1]));
 }
 
 /* The offset: an integer scalar or tile of 32 or 64 bits (a Python int is
@@ -182,18 +205,21 @@ gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast
         return c[0];
     if (!strcmp(name, "rand"))
         return uniform(&r, c[0]);
-    /* randn: Box-Muller on the first two words, the cosine half */
-    gval u1 = uniform(&r, c[0]), u2 = uniform(&r, c[1]);
-    if (!ok(&r, u1) || !ok(&r, u2))
-        return (gval){0};
-    ir_value lo, u;
-    if (!ig_unify(g, call->loc, gv_float(1.0e-7), u1, &lo, &u, "sl.randn"))
-        return (gval){0};
-    ir_value ops[2] = {lo, u};
-    u1 = gv_ir(ig_emit1(g, IR_MAXIMUM, call->loc, ops, 2, ir_value_type(g->m, u)));
-    gval th = bin(&r, OP_MUL, gv_float(6.283185307179586), u2);
-    gval radius = unary(&r, IR_SQRT, bin(&r, OP_MUL, gv_float(-2.0), unary(&r, IR_LOG, u1)));
-    if (!ok(&r, th) || !ok(&r, radius))
-        return (gval){0};
-    return bin(&r, OP_MUL, radius, unary(&r, IR_COS, th));
+    if (!strcmp(name, "randn")) {
+        gval n[2];
+        return normal_pair(&r, uniform(&r, c[0]), uniform(&r, c[1]), n, 1) ? n[0] : (gval){0};
+    }
+    /* the 4x forms: a tuple of four */
+    gval *four = arena_alloc(g->ar, sizeof(gval) * 4);
+    if (!strcmp(name, "randint4x")) {
+        memcpy(four, c, sizeof(gval) * 4);
+    } else {
+        for (int i = 0; i < 4; i++)
+            if (!ok(&r, four[i] = uniform(&r, c[i])))
+                return (gval){0};
+        if (!strcmp(name, "randn4x") &&
+            (!normal_pair(&r, four[0], four[1], four, 2) || !normal_pair(&r, four[2], four[3], four + 2, 2)))
+            return (gval){0};
+    }
+    return (gval){.kind = GV_TUPLE, .items = four, .nitems = 4};
 }

@@ -74,3 +74,22 @@ def test_gpu_streams_are_tritons(kind, kernel, dtype, seed):
     triton_kernel[((n + BLOCK - 1) // BLOCK,)](want, seed, n, BLOCK=BLOCK)
     torch.cuda.synchronize()
     compare(kind, swage_stream(kernel, dtype, seed, n), want.cpu().numpy())
+
+
+def test_gpu_four_word_forms_match_the_reference():
+    n, seed = 3000, 77
+    ints = torch.zeros(4 * n, dtype=torch.int32, device="cuda")
+    uni = torch.zeros(4 * n, dtype=torch.float32, device="cuda")
+    nrm = torch.zeros(4 * n, dtype=torch.float32, device="cuda")
+    cpu.k_four.launch(arguments={"int_ptr": ints, "uni_ptr": uni, "nrm_ptr": nrm, "seed": seed, "n": n},
+                      constexprs={"BLOCK": BLOCK}, grid=((n + BLOCK - 1) // BLOCK,))
+    torch.cuda.synchronize()
+    ints, uni, nrm = ints.cpu().numpy(), uni.cpu().numpy(), nrm.cpu().numpy()
+    words = cpu.reference_words(seed, range(n), 32)
+    columns = [[w[j] for w in words] for j in range(4)]
+    for j in range(4):
+        assert np.array_equal(ints[j::4], np.array([cpu.signed(w, 32) for w in columns[j]], np.int32))
+        assert np.array_equal(uni[j::4], cpu.uniform(columns[j], 32))
+    wanted = cpu.normals(columns[0:2], 32) + cpu.normals(columns[2:4], 32)
+    for j, want in enumerate(wanted):
+        compare("randn", nrm[j::4], want)

@@ -130,6 +130,28 @@ def k_constant_seed(out_ptr, n, SEED: sl.constexpr, BLOCK: sl.constexpr):
     sl.store(out_ptr + offs, value + offs * 0, mask=offs < n)
 
 
+@sw.jit
+def k_four(int_ptr, uni_ptr, nrm_ptr, seed, n, BLOCK: sl.constexpr):
+    """The 4x forms: four words, four uniforms, four normals a counter."""
+    offs = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    m = offs < n
+    i0, i1, i2, i3 = sl.randint4x(seed, offs)
+    u0, u1, u2, u3 = sl.rand4x(seed, offs)
+    n0, n1, n2, n3 = sl.randn4x(seed, offs)
+    sl.store(int_ptr + 4 * offs, i0, mask=m)
+    sl.store(int_ptr + 4 * offs + 1, i1, mask=m)
+    sl.store(int_ptr + 4 * offs + 2, i2, mask=m)
+    sl.store(int_ptr + 4 * offs + 3, i3, mask=m)
+    sl.store(uni_ptr + 4 * offs, u0, mask=m)
+    sl.store(uni_ptr + 4 * offs + 1, u1, mask=m)
+    sl.store(uni_ptr + 4 * offs + 2, u2, mask=m)
+    sl.store(uni_ptr + 4 * offs + 3, u3, mask=m)
+    sl.store(nrm_ptr + 4 * offs, n0, mask=m)
+    sl.store(nrm_ptr + 4 * offs + 1, n1, mask=m)
+    sl.store(nrm_ptr + 4 * offs + 2, n2, mask=m)
+    sl.store(nrm_ptr + 4 * offs + 3, n3, mask=m)
+
+
 def launch(kernel, executor, n, **arguments):
     kernel.launch(arguments=dict(arguments, n=n), constexprs={"BLOCK": BLOCK},
                   grid=((n + BLOCK - 1) // BLOCK,), executor=executor)
@@ -177,6 +199,36 @@ def test_offsets_of_either_width_and_fewer_rounds(executor, dtype, bits, rounds)
                           constexprs={"ROUNDS": rounds, "BLOCK": BLOCK}, grid=((n + BLOCK - 1) // BLOCK,),
                           executor=executor)
     assert_same(out, reference("randint", 2024, offsets, bits, rounds))
+
+
+def normals(words, bits):
+    """Box-Muller's two values of two words, in float64 from float32 uniforms."""
+    u1 = np.maximum(np.float32(1e-7), uniform(words[0], bits)).astype(np.float64)
+    th = (np.float32(6.283185307179586) * uniform(words[1], bits)).astype(np.float64)
+    r = np.sqrt(-2.0 * np.log(u1))
+    return (r * np.cos(th)).astype(np.float32), (r * np.sin(th)).astype(np.float32)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("seed", [3, -(1 << 33)])
+def test_the_four_word_forms(executor, seed):
+    n = 150
+    ints, uni, nrm = np.zeros(4 * n, np.int32), np.zeros(4 * n, np.float32), np.zeros(4 * n, np.float32)
+    k_four.launch(arguments={"int_ptr": ints, "uni_ptr": uni, "nrm_ptr": nrm, "seed": seed, "n": n},
+                  constexprs={"BLOCK": BLOCK}, grid=((n + BLOCK - 1) // BLOCK,), executor=executor)
+    words = reference_words(seed, range(n), 32)
+    columns = [[w[j] for w in words] for j in range(4)]
+    for j in range(4):
+        assert_same(ints[j::4], np.array([signed(w, 32) for w in columns[j]], np.int32))
+        assert_same(uni[j::4], uniform(columns[j], 32))
+    n0, n1 = normals(columns[0:2], 32)
+    n2, n3 = normals(columns[2:4], 32)
+    for j, want in enumerate((n0, n1, n2, n3)):
+        np.testing.assert_allclose(nrm[j::4], want, rtol=2e-6, atol=2e-6)
+    # randn is randn4x's first value
+    first = np.zeros(n, np.float32)
+    launch(k_randn, executor, n, out_ptr=first, seed=seed)
+    assert_same(first, nrm[0::4])
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
