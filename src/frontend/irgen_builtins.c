@@ -783,6 +783,15 @@ static gval lower_assume(irgen *g, const ast_expr *call, const builtin *b, const
     return (gval){.kind = GV_NONE};
 }
 
+/* sl.debug_barrier(): every thread of the program arrives before any goes
+ * on (bar.sync on the GPU); an ordering point on the reference executor. */
+static gval lower_barrier(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    (void)args;
+    ig_emit(g, b->op, call->loc, NULL, 0, NULL, 0);
+    return (gval){.kind = GV_NONE};
+}
+
 static gval lower_random(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     return ig_lower_random(g, call, b->name, args);
@@ -838,6 +847,7 @@ static const builtin builtins[] = {
     {"multiple_of", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
     {"max_contiguous", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
     {"max_constancy", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
+    {"debug_barrier", lower_barrier, 0, 0, {NULL}, IR_BARRIER, NULL, 0},
     {"assume", lower_assume, 1, 1, {"cond"}, IR_OP_COUNT, NULL, 0},
     {"sum", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "sum", 0},
     {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max", 0},

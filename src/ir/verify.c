@@ -632,6 +632,7 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_ATOMIC_RMW:
         case IR_ATOMIC_CAS:
         case IR_FENCE:
+        case IR_BARRIER:
             return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
                         "(one with simt.num_threads)", name_of(op));
         default: return true;
@@ -722,6 +723,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_ATOMIC_RMW:
     case IR_SIMT_ATOMIC_CAS: return verify_atomic(v, op);
     case IR_FENCE:
+    case IR_BARRIER:
     case IR_SIMT_FENCE: return true;
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);

@@ -258,18 +258,21 @@ def test_tensor_methods(rng, executor):
                   "softmax by methods")
 
 
-DEBUG_BARRIER_ERROR = "'sl.debug_barrier' is not a Swage built-in"
-
-
-@gap(DEBUG_BARRIER_ERROR)
-def test_debug_barrier(rng):
-    # the call layer_norm_bwd_dx_kernel needs (test_conformance_tutorials.py)
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_debug_barrier(rng, executor):
+    # the call layer_norm_bwd_dx_kernel makes (test_conformance_tutorials.py
+    # checks its values): each program takes its group's lock, stores, meets
+    # sl.debug_barrier, and lets the lock go; both groups end unlocked and
+    # marked written
     x, w, dy = (randn(rng, (2, 16), "float32") for _ in range(3))
     w = w[0]
     zeros = np.zeros((2, 16), np.float32)
-    expect_error(DEBUG_BARRIER_ERROR, lambda: tk.layer_norm_bwd_dx_kernel[(2,)](
-        np.empty_like(x), dy, zeros.copy(), zeros.copy(), x, w, np.zeros(2, np.float32),
-        np.ones(2, np.float32), np.zeros(4, np.int32), 16, 16, GROUP_SIZE_M=2, BLOCK_SIZE_N=16))
+    dx, lock = np.full_like(x, np.nan), np.zeros(4, np.int32)
+    tk.layer_norm_bwd_dx_kernel[(2,)](
+        dx, dy, zeros.copy(), zeros.copy(), x, w, np.zeros(2, np.float32),
+        np.ones(2, np.float32), lock, 16, 16, GROUP_SIZE_M=2, BLOCK_SIZE_N=16, executor=executor)
+    assert np.isfinite(dx).all()
+    assert_same(lock, np.array([0, 0, 1, 1], np.int32), rng.seed, "locks and counts")
 
 
 DEVICE_PRINT_ERROR = "'sl.device_print' is not a Swage built-in"
