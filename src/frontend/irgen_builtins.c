@@ -424,12 +424,33 @@ static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
     return gv_ir(ig_emit1(g, b->op, call->loc, &v, 1, t));
 }
 
+/* A compile-time bool argument (absent: dflt). */
+static bool want_bool(irgen *g, const builtin *b, const char *param, const ast_expr *a, bool dflt,
+                      bool *out)
+{
+    *out = dflt;
+    if (!a)
+        return true;
+    gval v = ig_expr(g, a);
+    if (v.kind == GV_ERROR)
+        return false;
+    if (v.kind != GV_CONST || (v.c.kind != CONST_BOOL && v.c.kind != CONST_INT)) {
+        ig_error(g, a->loc, "sl.%s: '%s' must be a compile-time bool (True or False)", b->name, param);
+        return false;
+    }
+    *out = v.c.i != 0;
+    return true;
+}
+
 static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     char buf[64];
     gval x = ig_expr(g, args[0]);
     if (x.kind == GV_ERROR)
         return x;
+    bool keep_dims;
+    if (!want_bool(g, b, "keep_dims", args[2], false, &keep_dims))
+        return (gval){0};
     if (args[1]) {
         int64_t axis;
         if (!ig_const_int(g, args[1], ig_expr(g, args[1]), "the axis of a reduction", &axis))
@@ -457,6 +478,8 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, ir_type_elem(t));
     if (r != IR_NO_VALUE)
         ir_attr_set_str(g->m, g->m->values[r].def, "kind", b->kind);
+    if (keep_dims && r != IR_NO_VALUE) /* a tile of one element, as Triton's keep_dims=True */
+        r = ig_emit1(g, IR_SPLAT, call->loc, &r, 1, ir_type_tile((ir_dtype)ir_value_type(g->m, r).dtype, 1));
     return gv_ir(r);
 }
 
@@ -849,10 +872,11 @@ static const builtin builtins[] = {
     {"max_constancy", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
     {"debug_barrier", lower_barrier, 0, 0, {NULL}, IR_BARRIER, NULL, 0},
     {"assume", lower_assume, 1, 1, {"cond"}, IR_OP_COUNT, NULL, 0},
-    {"sum", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "sum", 0},
-    {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max", 0},
-    {"min", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "min", 0},
-    {"prod", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "prod", 0},
+    /* Triton's max/min take return_indices third: keep_dims by keyword */
+    {"sum", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "sum", 0},
+    {"max", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "max", 2},
+    {"min", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "min", 2},
+    {"prod", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "prod", 0},
     {"cumsum", lower_scan, 1, 4, {"input", "axis", "reverse", "dtype"}, IR_SCAN, NULL, 0},
     {"cumprod", lower_scan, 1, 4, {"input", "axis", "reverse", "dtype"}, IR_SCAN, NULL, 0},
     {"associative_scan", lower_scan, 3, 4, {"input", "axis", "combine_fn", "reverse"}, IR_SCAN, NULL, 0},
@@ -965,6 +989,33 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
     return unknown_language_name(g, e->loc, name);
 }
 
+/* The member functions of Triton's tl.tensor that Swage has as built-ins:
+ * x.f(args) is sl.f(x, args). */
+static const char *const tensor_methods[] = {
+    "abs", "ceil", "cos", "erf", "exp", "exp2", "floor", "log", "log2", "rsqrt", "sigmoid", "sin",
+    "sqrt", "sqrt_rn", "fdiv", "div_rn", "fma", "umulhi", "cdiv", "cast", "sum", "max", "min",
+    "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
+    "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
+    "atomic_xchg", "atomic_cas",
+};
+
+static bool is_tensor_method(const char *name)
+{
+    for (size_t i = 0; i < sizeof tensor_methods / sizeof tensor_methods[0]; i++)
+        if (!strcmp(tensor_methods[i], name))
+            return true;
+    return false;
+}
+
+static const char *tensor_method_list(char *text, size_t size)
+{
+    text[0] = 0;
+    for (size_t i = 0; i < sizeof tensor_methods / sizeof tensor_methods[0]; i++)
+        snprintf(text + strlen(text), size - strlen(text), "%s.%s()", i ? ", " : "",
+                 tensor_methods[i]);
+    return text;
+}
+
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method)
 {
     if (!strcmp(method, "to")) {
@@ -978,7 +1029,10 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
         return cast_to(g, call, self, call->callee->lhs, dt);
     }
     const builtin *b = find_builtin(method);
-    if (b && (b->lower == lower_atomic || b->lower == lower_scan)) {
+    if (b && is_tensor_method(method)) {
+        /* Triton's member form: x.exp() is sl.exp(x), x.sum(axis=0) is
+         * sl.sum(x, axis=0), ptr.atomic_add(val, ...) is
+         * sl.atomic_add(ptr, val, ...); x itself is evaluated once. */
         /* Triton's member form: ptr.atomic_add(val, ...) is
          * sl.atomic_add(ptr, val, ...) */
         builtin shifted = *b;
@@ -994,11 +1048,17 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
             args[i + 1] = rest[i];
         if (b->lower == lower_scan)
             return ig_scan_builtin(g, call, b->name, args, &self);
-        return ig_atomic_builtin(g, call, b->name, args, &self);
+        if (b->lower == lower_atomic)
+            return ig_atomic_builtin(g, call, b->name, args, &self);
+        const ast_expr *saved = g->bound_expr;
+        gval saved_val = g->bound_val;
+        g->bound_expr = args[0], g->bound_val = self;
+        gval r = b->lower(g, call, b, args);
+        g->bound_expr = saved, g->bound_val = saved_val;
+        return r;
     }
+    char list[640];
     return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the methods are "
-                                          ".to(dtype), the atomics (ptr.atomic_add(val) and "
-                                          "the others of sl.atomic_*) and the scans (x.cumsum(0), "
-                                          "x.cumprod, x.associative_scan, x.reduce, x.argmax, "
-                                          "x.argmin, x.histogram, x.gather)", method);
+                                          "Triton's tensor methods that Swage has as sl.<name>: "
+                                          ".to(dtype), %s", method, tensor_method_list(list, sizeof list));
 }

@@ -335,6 +335,17 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
     ir_value x = ig_cast(g, loc, a.v, dt), y = ig_cast(g, loc, b.v, dt);
     if (x == IR_NO_VALUE || y == IR_NO_VALUE)
         return false;
+    /* a tile of one element (keep_dims=True) broadcasts, as in Triton */
+    if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len && (ta.len == 1 || tb.len == 1)) {
+        ir_value *one = ta.len == 1 ? &x : &y;
+        ir_type to = ir_type_tile(dt, ta.len == 1 ? tb.len : ta.len);
+        ir_value ops[2] = {*one, ig_materialize(g, loc, (const_value){.kind = CONST_INT, .i = 0},
+                                                 ir_type_tile(DT_I32, to.len))};
+        if (ops[1] == IR_NO_VALUE)
+            return false;
+        *one = ig_emit1(g, IR_GATHER, loc, ops, 2, to);
+        ta = tb = to;
+    }
     if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len) {
         ig_error(g, loc, "shape mismatch in '%s': %s and %s", what, ig_type_name(ta, b1),
                  ig_type_name(tb, b2));
@@ -876,6 +887,59 @@ static gval float_call(irgen *g, const ast_expr *e)
     return ig_error(g, a->loc, "float() needs a number or a string such as \"inf\"");
 }
 
+static bool const_number(gval v)
+{
+    return v.kind == GV_CONST &&
+           (v.c.kind == CONST_INT || v.c.kind == CONST_FLOAT || v.c.kind == CONST_BOOL);
+}
+
+/* Python's min(a, b, ...) / max(a, b, ...): of compile-time numbers, Python's
+ * (the first of the smallest / largest); of runtime values, as Triton,
+ * sl.minimum / sl.maximum folded left to right. */
+static gval python_minmax(irgen *g, const ast_expr *e, bool max)
+{
+    const char *name = max ? "max" : "min";
+    if (e->nkwargs)
+        return ig_error(g, e->kwargs[0].loc, "Python's %s() takes no keywords in a Swage kernel "
+                                             "('%s=' is not supported)", name, e->kwargs[0].name);
+    if (e->nargs < 2)
+        return ig_error(g, e->loc, "Python's %s() in a Swage kernel takes two or more values "
+                                   "(not an iterable); for the %s of a tile use sl.%s(x)", name,
+                        max ? "largest element" : "smallest element", name);
+    gval vals[64];
+    if (e->nargs > 64)
+        return ig_error(g, e->args[64]->loc, "Python's %s() takes at most 64 values here", name);
+    bool constant = true;
+    for (int i = 0; i < e->nargs; i++) {
+        vals[i] = ig_expr(g, e->args[i]);
+        if (vals[i].kind == GV_ERROR)
+            return vals[i];
+        constant = constant && const_number(vals[i]);
+    }
+    if (constant) {
+        gval best = vals[0];
+        for (int i = 1; i < e->nargs; i++) {
+            const_value a = vals[i].c, b = best.c;
+            bool ints = a.kind != CONST_FLOAT && b.kind != CONST_FLOAT;
+            double fa = a.kind == CONST_FLOAT ? a.f : (double)a.i;
+            double fb = b.kind == CONST_FLOAT ? b.f : (double)b.i;
+            bool better = ints ? (max ? a.i > b.i : a.i < b.i) : (max ? fa > fb : fa < fb);
+            if (better)
+                best = vals[i];
+        }
+        return best;
+    }
+    gval acc = vals[0];
+    for (int i = 1; i < e->nargs; i++) {
+        ir_value a, b;
+        if (!ig_unify(g, e->loc, acc, vals[i], &a, &b, name))
+            return (gval){0};
+        ir_value ops[2] = {a, b};
+        acc = gv_ir(ig_emit1(g, max ? IR_MAXIMUM : IR_MINIMUM, e->loc, ops, 2, ir_value_type(g->m, a)));
+    }
+    return acc;
+}
+
 static gval call(irgen *g, const ast_expr *e)
 {
     const ast_expr *f = e->callee;
@@ -898,9 +962,8 @@ static gval call(irgen *g, const ast_expr *e)
             return ig_error(g, e->loc, "range() can only be used as the iterable of a 'for' loop");
         if (!strcmp(f->name, "float") && !env_lookup(&g->scope, "float"))
             return float_call(g, e);
-        if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
-            return ig_error(g, e->loc, "Python's %s() is not supported in Swage kernels; use "
-                                       "sl.minimum/sl.maximum or sl.%s", f->name, f->name);
+        if ((!strcmp(f->name, "min") || !strcmp(f->name, "max")) && !env_lookup(&g->scope, f->name))
+            return python_minmax(g, e, !strcmp(f->name, "max"));
         if (ig_is_builtin_name(f->name))
             return ig_error(g, e->loc, "'%s' is not defined; did you mean 'sl.%s'?", f->name, f->name);
         if (env_lookup(&g->scope, f->name))
@@ -961,6 +1024,8 @@ gval ig_expr(irgen *g, const ast_expr *e)
 {
     if (ig_failed(g))
         return (gval){0};
+    if (e == g->bound_expr)
+        return g->bound_val;
     switch (e->kind) {
     case AST_INT: return gv_int(e->ival);
     case AST_FLOAT: return gv_float(e->fval);

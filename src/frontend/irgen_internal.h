@@ -125,6 +125,11 @@ typedef struct irgen {
     const char **call_stack;
     int call_depth, capcall;
     src_loc call_loc;
+    /* A method call's receiver, already evaluated: ig_expr of bound_expr
+     * gives bound_val (x.exp() lowers as sl.exp(x) without evaluating x
+     * twice). */
+    const struct ast_expr *bound_expr;
+    gval bound_val;
 } irgen;
 
 /* The location an op gets: loc, or while inlining a call, the call's place

@@ -58,11 +58,145 @@ def k_barrier_argument(X):
     sl.debug_barrier(1)  # error at col 22: sl.debug_barrier takes at most 0 arguments
 
 
+@sw.jit
+def k_unknown_method(X):
+    x = sl.load(X + sl.arange(0, 4))
+    sl.store(X + sl.arange(0, 4), x.softmax())  # error at col 35: method '.softmax()' is not supported, .exp()
+
+
+@sw.jit
+def k_method_bad_keyword(X):
+    x = sl.load(X + sl.arange(0, 4))
+    sl.store(X, x.sum(axes=0))  # error at col 23: sl.sum has no parameter named 'axes', 'axis'
+
+
+@sw.jit
+def k_keep_dims_runtime(X, flag):
+    x = sl.load(X + sl.arange(0, 4))
+    sl.store(X, sl.sum(x, 0, flag))  # error at col 30: 'keep_dims' must be a compile-time bool
+
+
+@sw.jit
+def k_max_keep_dims_positional(X):
+    x = sl.load(X + sl.arange(0, 4))
+    sl.store(X, sl.max(x, 0, True))  # error at col 30: sl.max takes at most 2 positional, keep_dims
+
+
+@sw.jit
+def k_min_of_one(X):
+    x = sl.load(X + sl.arange(0, 4))
+    sl.store(X, min(x))  # error at col 17: two or more values, sl.min(x)
+
+
+@sw.jit
+def k_min_key(X):
+    sl.store(X, min(sl.load(X), 1.0, key=3))  # error at col 38: takes no keywords, 'key='
+
+
+@sw.jit
+def k_min_of_pointers(X):
+    sl.store(X, sl.load(min(X, X + 1)))  # error at col 25: 'min' cannot be applied
+
+
+# ---- tensor methods ----------------------------------------------------------------------
+
+@sw.jit
+def methods_kernel(X, Y, n, B: sl.constexpr):
+    o = sl.arange(0, B)
+    x = sl.load(X + o, mask=o < n, other=1.0)
+    a = x.abs()
+    sl.store(Y + 0 * n + o, a.sqrt(), mask=o < n)
+    sl.store(Y + 1 * n + o, a.log() + a.log2(), mask=o < n)
+    sl.store(Y + 2 * n + o, x.exp() + x.exp2(), mask=o < n)
+    sl.store(Y + 3 * n + o, x.sin() + x.cos() + x.erf(), mask=o < n)
+    sl.store(Y + 4 * n + o, x.floor() + x.ceil() + x.sigmoid(), mask=o < n)
+    sl.store(Y + 5 * n + o, a.rsqrt() + x.fma(x, 1.0) + x.fdiv(2.0), mask=o < n)
+    sl.store(Y + 6 * n + o, x.to(sl.int32).cast(sl.float32), mask=o < n)
+    # reductions, then a broadcast of a keep_dims tile of one element
+    m = sl.where(o < n, x, -float("inf")).max(axis=0, keep_dims=True)
+    s = sl.where(o < n, x, 0.0).sum(0, keep_dims=True)
+    lo = sl.where(o < n, x, float("inf")).min(axis=0)
+    sl.store(Y + 7 * n + o, x - m + s + lo, mask=o < n)
+    sl.store(Y + 8 * n + o, sl.where(o < n, x, 0.0).cumsum(0), mask=o < n)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_tensor_methods_are_the_builtins(executor):
+    n = 100
+    x = np.linspace(-3, 3, n).astype(np.float32)
+    y = np.full(9 * n, np.nan, np.float32)
+    methods_kernel[(1,)](x, y, n, B=128, executor=executor)
+    d, a = x.astype(np.float64), np.abs(x.astype(np.float64))
+    import math
+    erf = np.vectorize(math.erf)(d)
+    expected = [np.sqrt(a), np.log(a) + np.log2(a), np.exp(d) + np.exp2(d),
+                np.sin(d) + np.cos(d) + erf, np.floor(d) + np.ceil(d) + 1 / (1 + np.exp(-d)),
+                1 / np.sqrt(a) + d * d + 1 + d / 2, np.trunc(d),
+                d - d.max() + d.sum() + d.min(), np.cumsum(d)]
+    for i, e in enumerate(expected):
+        np.testing.assert_allclose(y[i * n:(i + 1) * n], e, rtol=2e-5, atol=2e-5,
+                                   err_msg="row %d (%s)" % (i, executor))
+
+
+@sw.jit
+def keep_dims_kernel(X, Y, n, B: sl.constexpr):
+    o = sl.arange(0, B)
+    x = sl.load(X + o, mask=o < n, other=0)
+    one = sl.arange(0, 1)
+    sl.store(Y + 0 + one, sl.sum(x, axis=0, keep_dims=True))
+    sl.store(Y + 1 + one, sl.max(x, 0, keep_dims=True))
+    sl.store(Y + 2 + one, sl.min(x, axis=0, keep_dims=True))
+    sl.store(Y + 3 + one, sl.prod(sl.where(o < 3, x, 1), 0, True))
+    sl.store(Y + 4 + one, sl.argmax(x, 0, keep_dims=True))
+    sl.store(Y + 5 + one, sl.argmin(x, 0, keep_dims=True))
+    sl.static_assert(sl.sum(x, 0, True).shape == (1,))
+    sl.static_assert(sl.sum(x, 0, False).shape == ())
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_keep_dims_gives_a_tile_of_one_element(executor):
+    x = np.array([3, -7, 5, 9, -2, 9, 0, 4], np.int32)
+    y = np.zeros(6, np.int32)
+    keep_dims_kernel[(1,)](x, y, 8, B=8, executor=executor)
+    assert_same(y, np.array([x.sum(), 9, -7, 3 * -7 * 5, 3, 1], np.int32))
+
+
+# ---- Python's min() and max() ---------------------------------------------------------------
+
+@sw.jit
+def python_minmax_kernel(X, Y, n, lo, B: sl.constexpr, C: sl.constexpr):
+    o = sl.arange(0, B)
+    x = sl.load(X + o, mask=o < n)
+    # runtime values: elementwise, folded left to right; scalars too
+    sl.store(Y + o, min(x, 0.5) + max(x, lo, -0.25), mask=o < n)
+    sl.store(Y + n + o, max(min(n, 3), lo.to(sl.int32)) + 0 * x, mask=o < n)
+    # compile-time numbers: Python's own (the first of the smallest), a constexpr
+    sl.static_assert(min(3, 2.5, C) == 2.5)
+    sl.static_assert(max(2, 2.0) == 2)
+    for i in sl.static_range(min(C, 2)):
+        sl.store(Y + 2 * n + i, x.max(axis=0) + i)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_python_min_max(executor):
+    n = 50
+    x = np.linspace(-1, 1, n).astype(np.float32)
+    y = np.full(2 * n + 2, np.nan, np.float32)
+    python_minmax_kernel[(1,)](x, y, n, np.float32(-0.5), B=64, C=7, executor=executor)
+    d = x.astype(np.float64)
+    assert_same(y[:n], (np.minimum(d, 0.5) + np.maximum(np.maximum(d, -0.5), -0.25)).astype(np.float32))
+    assert_same(y[n:2 * n], np.full(n, 3, np.float32))
+    assert_same(y[2 * n:], np.array([1, 2], np.float32))
+
+
 # ---- misuse: a CompileError at the marked line and column ---------------------------------
 
 ONE_PTR = {"X": "*f32"}
 ERROR_CASES = [
-    (k_barrier_argument, ONE_PTR, None),
+    (k_barrier_argument, ONE_PTR, None), (k_unknown_method, ONE_PTR, None),
+    (k_method_bad_keyword, ONE_PTR, None), (k_keep_dims_runtime, {"X": "*f32", "flag": "i1"}, None),
+    (k_max_keep_dims_positional, ONE_PTR, None), (k_min_of_one, ONE_PTR, None),
+    (k_min_key, ONE_PTR, None), (k_min_of_pointers, ONE_PTR, None),
 ]
 
 
