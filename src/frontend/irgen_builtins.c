@@ -562,13 +562,69 @@ static gval cast_to(irgen *g, const ast_expr *call, gval x, const ast_expr *xa, 
     return gv_ir(ig_cast(g, call->loc, v, dt));
 }
 
-static gval lower_cast(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+/* bitcast=True: the same bits as dt, a dtype of the same width (Triton's
+ * tl.cast(x, dt, bitcast=True) and x.to(dt, bitcast=True)). */
+static gval bitcast_to(irgen *g, const ast_expr *call, gval x, const ast_expr *xa, ir_dtype dt,
+                       const ast_expr *dta)
+{
+    char buf[64];
+    ir_value v;
+    if (x.kind == GV_CONST && x.c.kind != CONST_DTYPE)
+        v = ig_materialize(g, xa->loc, x.c, ig_const_type(x.c));
+    else if (!want_ir(g, xa, x, &v))
+        return (gval){0};
+    if (v == IR_NO_VALUE)
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v);
+    if (ir_type_is_ptrlike(t) || t.kind == TY_SEGMENT)
+        return ig_error(g, xa->loc, "cannot bitcast a %s", ig_type_name(t, buf));
+    ir_dtype from = (ir_dtype)t.dtype;
+    if (from == dt)
+        return gv_ir(v);
+    if (ir_dtypes[from].bits != ir_dtypes[dt].bits) {
+        char buf2[64];
+        return ig_error(g, dta->loc, "cannot bitcast %s (%d bits) to %s (%d bits): bitcast=True "
+                                     "reinterprets bits between dtypes of one width",
+                        ig_type_name(ir_type_scalar(from), buf), ir_dtypes[from].bits,
+                        ig_type_name(ir_type_scalar(dt), buf2), ir_dtypes[dt].bits);
+    }
+    ir_type rt = t;
+    rt.dtype = dt;
+    return gv_ir(ig_emit1(g, IR_BITCAST, call->loc, &v, 1, rt));
+}
+
+/* The dtype, fp_downcast_rounding and bitcast arguments of sl.cast and
+ * x.to: converts or reinterprets x. */
+static gval convert(irgen *g, const ast_expr *call, const char *who, gval x, const ast_expr *xa,
+                    const ast_expr *dta, const ast_expr *rounding, const ast_expr *bitcast)
 {
     ir_dtype dt;
-    gval x = ig_expr(g, args[0]);
-    if (!want_dtype(g, args[1], ig_expr(g, args[1]), &dt))
+    if (!want_dtype(g, dta, ig_expr(g, dta), &dt))
         return (gval){0};
-    return cast_to(g, call, x, args[0], dt);
+    if (rounding && !(rounding->kind == AST_STRING && !strcmp(rounding->name, "rtne"))) {
+        gval r = rounding->kind == AST_STRING ? (gval){.kind = GV_CONST} : ig_expr(g, rounding);
+        if (r.kind == GV_ERROR)
+            return r;
+        if (r.kind != GV_NONE)
+            return ig_error(g, rounding->loc, "%s: fp_downcast_rounding must be None or \"rtne\" "
+                                              "(Swage rounds to nearest even)", who);
+    }
+    bool bits = false;
+    if (bitcast) {
+        gval f = ig_expr(g, bitcast);
+        if (f.kind == GV_ERROR)
+            return f;
+        if (f.kind != GV_CONST || (f.c.kind != CONST_BOOL && f.c.kind != CONST_INT))
+            return ig_error(g, bitcast->loc, "%s: 'bitcast' must be a compile-time bool (True or "
+                                             "False)", who);
+        bits = f.c.i != 0;
+    }
+    return bits ? bitcast_to(g, call, x, xa, dt, dta) : cast_to(g, call, x, xa, dt);
+}
+
+static gval lower_cast(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return convert(g, call, "sl.cast", ig_expr(g, args[0]), args[0], args[1], args[2], args[3]);
 }
 
 static gval lower_only_in_for(irgen *g, const ast_expr *call, const builtin *b,
@@ -887,7 +943,7 @@ static const builtin builtins[] = {
     {"gather", lower_scan, 3, 3, {"src", "index", "axis"}, IR_GATHER, NULL, 0},
     {"full", lower_full, 3, 3, {"shape", "value", "dtype"}, IR_CONSTANT, NULL, 0},
     {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL, 0},
-    {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL, 0},
+    {"cast", lower_cast, 2, 4, {"input", "dtype", "fp_downcast_rounding", "bitcast"}, IR_CAST, NULL, 0},
     {"static_range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL, 0},
     {"range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL, 0},
     {"segment_id", lower_segment, 1, 1, {"axis"}, IR_SEGMENT_ID, NULL, 0},
@@ -1019,14 +1075,12 @@ static const char *tensor_method_list(char *text, size_t size)
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method)
 {
     if (!strcmp(method, "to")) {
-        static const builtin to = {"to", NULL, 1, 1, {"dtype"}, IR_CAST, NULL, 0};
+        static const builtin to = {"to", NULL, 1, 3, {"dtype", "fp_downcast_rounding", "bitcast"},
+                                   IR_CAST, NULL, 0};
         const ast_expr *args[MAX_ARGS];
         if (!bind_args(g, call, &to, args))
             return (gval){0};
-        ir_dtype dt;
-        if (!want_dtype(g, args[0], ig_expr(g, args[0]), &dt))
-            return (gval){0};
-        return cast_to(g, call, self, call->callee->lhs, dt);
+        return convert(g, call, "x.to", self, call->callee->lhs, args[0], args[1], args[2]);
     }
     const builtin *b = find_builtin(method);
     if (b && is_tensor_method(method)) {

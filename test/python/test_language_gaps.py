@@ -83,6 +83,27 @@ def k_max_keep_dims_positional(X):
 
 
 @sw.jit
+def k_bitcast_width(X):
+    x = sl.load(X)
+    sl.store(X, x.to(sl.float16, bitcast=True))  # error at col 22: cannot bitcast float32 (32 bits) to float16 (16 bits)
+
+
+@sw.jit
+def k_bitcast_runtime_flag(X, flag):
+    sl.store(X, sl.cast(sl.load(X), sl.int32, bitcast=flag))  # error at col 55: 'bitcast' must be a compile-time bool
+
+
+@sw.jit
+def k_bitcast_pointer(X):
+    sl.store(X, sl.load(X.to(sl.int64, bitcast=True)))  # error at col 25: cannot bitcast a pointer
+
+
+@sw.jit
+def k_cast_rounding(X):
+    sl.store(X, sl.cast(sl.load(X), sl.float16, fp_downcast_rounding="rtz"))  # error at col 70: fp_downcast_rounding, rtne
+
+
+@sw.jit
 def k_min_of_one(X):
     x = sl.load(X + sl.arange(0, 4))
     sl.store(X, min(x))  # error at col 17: two or more values, sl.min(x)
@@ -189,6 +210,55 @@ def test_python_min_max(executor):
     assert_same(y[2 * n:], np.array([1, 2], np.float32))
 
 
+# ---- bitcasts ------------------------------------------------------------------------------
+
+@sw.jit
+def bitcast_kernel(F32, I32, F64, I64, F16, BF, I8, U8, n, B: sl.constexpr):
+    o = sl.arange(0, B)
+    m = o < n
+    f = sl.load(F32 + o, mask=m)
+    sl.store(I32 + o, f.to(sl.int32, bitcast=True), mask=m)
+    # and back: the same bits (negated by the sign bit)
+    i = sl.load(I32 + o, mask=m)
+    sl.store(F32 + o, sl.cast(i ^ (-2147483647 - 1), sl.float32, bitcast=True), mask=m)
+    d = sl.load(F64 + o, mask=m)
+    sl.store(I64 + o, d.to(sl.int64, bitcast=True), mask=m)
+    sl.store(F64 + o, (d.to(sl.int64, bitcast=True) + 1).to(sl.float64, bitcast=True), mask=m)
+    h = sl.load(F16 + o, mask=m)
+    sl.store(BF + o, h.to(sl.bfloat16, bitcast=True).to(sl.float32), mask=m)
+    sl.store(F16 + o, h.to(sl.bfloat16, bitcast=True).to(sl.float16, bitcast=True) * 2, mask=m)
+    b = sl.load(I8 + o, mask=m)
+    sl.store(U8 + o, b.to(sl.uint8, bitcast=True), mask=m)
+    sl.store(I8 + o, sl.load(U8 + o, mask=m).to(sl.int8, bitcast=True) + 0 * b, mask=m)
+    # constants and the same dtype
+    sl.store(I32 + n + sl.arange(0, 1), sl.full((1,), sl.cast(1.0, sl.int32, bitcast=True),
+                                               sl.int32).to(sl.int32, bitcast=True))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_bitcast_between_dtypes_of_one_width(executor):
+    rng = np.random.default_rng(11)
+    n = 200
+    f32 = rng.standard_normal(n).astype(np.float32)
+    f32[:4] = [0.0, -0.0, np.inf, -np.inf]
+    f64 = rng.standard_normal(n)
+    f16 = rng.standard_normal(n).astype(np.float16)
+    i8 = rng.integers(-128, 128, n).astype(np.int8)
+    i32, i64 = np.zeros(n + 1, np.int32), np.zeros(n, np.int64)
+    bf, u8 = np.zeros(n, np.float32), np.zeros(n, np.uint8)
+    F32, F64, F16, I8 = f32.copy(), f64.copy(), f16.copy(), i8.copy()
+    bitcast_kernel[(1,)](F32, i32, F64, i64, F16, bf, I8, u8, n, B=256, executor=executor)
+    assert_same(i32[:n], f32.view(np.int32))
+    assert i32[n] == 0x3F800000
+    assert_same(F32.view(np.uint32), f32.view(np.uint32) ^ np.uint32(0x80000000))
+    assert_same(i64, f64.view(np.int64))
+    assert_same(F64.view(np.int64), f64.view(np.int64) + 1)
+    assert_same(bf.view(np.uint32), f16.view(np.uint16).astype(np.uint32) << 16)
+    assert_same(F16, f16 * np.float16(2))
+    assert_same(u8, i8.view(np.uint8))
+    assert_same(I8, i8)
+
+
 # ---- misuse: a CompileError at the marked line and column ---------------------------------
 
 ONE_PTR = {"X": "*f32"}
@@ -197,6 +267,8 @@ ERROR_CASES = [
     (k_method_bad_keyword, ONE_PTR, None), (k_keep_dims_runtime, {"X": "*f32", "flag": "i1"}, None),
     (k_max_keep_dims_positional, ONE_PTR, None), (k_min_of_one, ONE_PTR, None),
     (k_min_key, ONE_PTR, None), (k_min_of_pointers, ONE_PTR, None),
+    (k_bitcast_width, ONE_PTR, None), (k_bitcast_runtime_flag, {"X": "*f32", "flag": "i1"}, None),
+    (k_bitcast_pointer, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
 ]
 
 
