@@ -10,6 +10,9 @@
  * sl.static_assert. */
 #include "irgen_internal.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Calls nested deeper than this are an error (inlining copies each). */
@@ -283,5 +286,96 @@ gval ig_static_assert(irgen *g, const ast_expr *call)
         const char *text = msg && msg->name ? msg->name : "";
         return ig_error(g, cond->loc, "static assertion failed%s%.200s", *text ? ": " : "", text);
     }
+    return (gval){.kind = GV_NONE};
+}
+
+/* Appends v as Python prints it (runtime values: their type). */
+static void print_gval(irgen *g, gval v, char *out, size_t size)
+{
+    size_t n = strlen(out);
+    char buf[64];
+    if (v.kind == GV_TUPLE) {
+        snprintf(out + n, size - n, "(");
+        for (int i = 0; i < v.nitems; i++) {
+            if (i)
+                snprintf(out + strlen(out), size - strlen(out), ", ");
+            print_gval(g, v.items[i], out, size);
+        }
+        snprintf(out + strlen(out), size - strlen(out), v.nitems == 1 ? ",)" : ")");
+        return;
+    }
+    if (v.kind == GV_NONE) {
+        snprintf(out + n, size - n, "None");
+        return;
+    }
+    if (v.kind == GV_IR) {
+        snprintf(out + n, size - n, "%s", ig_type_name(ig_type(g, v), buf));
+        return;
+    }
+    if (v.kind != GV_CONST) {
+        snprintf(out + n, size - n, "<%s>", v.kind == GV_MODULE ? "module sl" : "value");
+        return;
+    }
+    switch (v.c.kind) {
+    case CONST_BOOL: snprintf(out + n, size - n, "%s", v.c.i ? "True" : "False"); break;
+    case CONST_INT: snprintf(out + n, size - n, "%lld", (long long)v.c.i); break;
+    case CONST_DTYPE:
+        snprintf(out + n, size - n, "sl.%s", ig_type_name(ir_type_scalar((ir_dtype)v.c.i), buf));
+        break;
+    case CONST_FLOAT: {
+        double f = v.c.f;
+        if (isnan(f)) {
+            snprintf(out + n, size - n, "nan");
+            break;
+        }
+        if (isinf(f)) {
+            snprintf(out + n, size - n, "%sinf", f < 0 ? "-" : "");
+            break;
+        }
+        /* Python's repr: the shortest digits that read back as f */
+        for (int p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, f);
+            if (strtod(buf, NULL) == f)
+                break;
+        }
+        if (!strpbrk(buf, ".en"))
+            strcat(buf, ".0");
+        snprintf(out + n, size - n, "%s", buf);
+        break;
+    }
+    default: snprintf(out + n, size - n, "<constant>"); break;
+    }
+}
+
+gval ig_static_print(irgen *g, const ast_expr *call)
+{
+    const char *sep = " ", *end = "\n";
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        bool is_sep = !strcmp(kw->name, "sep");
+        if (!is_sep && strcmp(kw->name, "end"))
+            return ig_error(g, kw->loc, "sl.static_print has no parameter named '%s' (it takes "
+                                        "values, sep= and end=)", kw->name);
+        if (kw->value->kind != AST_STRING)
+            return ig_error(g, kw->value->loc, "sl.static_print: '%s' must be a string literal",
+                            kw->name);
+        *(is_sep ? &sep : &end) = kw->value->name ? kw->value->name : "";
+    }
+    char text[4096] = "";
+    for (int i = 0; i < call->nargs; i++) {
+        const ast_expr *a = call->args[i];
+        if (i)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s", sep);
+        if (a->kind == AST_STRING) {
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s", a->name ? a->name : "");
+            continue;
+        }
+        gval v = ig_expr(g, a);
+        if (v.kind == GV_ERROR)
+            return v;
+        print_gval(g, v, text, sizeof text);
+    }
+    fprintf(stderr, "%s%s", text, end);
+    fflush(stderr);
     return (gval){.kind = GV_NONE};
 }

@@ -195,6 +195,9 @@ gval ig_call_function_values(irgen *g, src_loc loc, const char *name, const char
                              int nargs);
 /* sl.static_assert(cond, msg=""): a compile error at cond when false. */
 gval ig_static_assert(irgen *g, const ast_expr *call);
+/* sl.static_print(*values, sep=" ", end="\n"): writes the values known
+ * while compiling (and the types of runtime ones) to stderr. */
+gval ig_static_print(irgen *g, const ast_expr *call);
 
 /* Expressions (irgen_expr.c). */
 gval ig_expr(irgen *g, const ast_expr *e);

@@ -104,6 +104,16 @@ def k_cast_rounding(X):
 
 
 @sw.jit
+def k_static_print_file(X):
+    sl.static_print(1, file=None)  # error at col 24: no parameter named 'file'
+
+
+@sw.jit
+def k_static_print_sep(X):
+    sl.static_print(1, 2, sep=3)  # error at col 31: 'sep' must be a string literal
+
+
+@sw.jit
 def k_min_of_one(X):
     x = sl.load(X + sl.arange(0, 4))
     sl.store(X, min(x))  # error at col 17: two or more values, sl.min(x)
@@ -259,6 +269,27 @@ def test_bitcast_between_dtypes_of_one_width(executor):
     assert_same(I8, i8)
 
 
+# ---- sl.static_print ----------------------------------------------------------------------
+
+@sw.jit
+def static_print_kernel(X, n, B: sl.constexpr):
+    o = sl.arange(0, B)
+    sl.static_print("B =", B, 0.1, 2.0, True, None, sl.float16, o.shape, n, o)
+    sl.static_print(B * 2, B + 0.5, sep=", ", end=" <\n")
+    sl.store(X + o, o.to(sl.float32), mask=o < n)
+
+
+def test_static_print_writes_while_compiling(capfd):
+    x = np.zeros(16, np.float32)
+    static_print_kernel[(1,)](x, 16, B=16, executor="semantic")
+    err = capfd.readouterr().err
+    assert "B = 16 0.1 2.0 True None sl.float16 (16,) int32 tile of 16 int32 elements\n" in err
+    assert "32, 16.5 <\n" in err
+    # and the kernel runs as without it
+    static_print_kernel[(1,)](x, 16, B=16, executor="simt")
+    assert_same(x, np.arange(16, dtype=np.float32))
+
+
 # ---- misuse: a CompileError at the marked line and column ---------------------------------
 
 ONE_PTR = {"X": "*f32"}
@@ -268,7 +299,8 @@ ERROR_CASES = [
     (k_max_keep_dims_positional, ONE_PTR, None), (k_min_of_one, ONE_PTR, None),
     (k_min_key, ONE_PTR, None), (k_min_of_pointers, ONE_PTR, None),
     (k_bitcast_width, ONE_PTR, None), (k_bitcast_runtime_flag, {"X": "*f32", "flag": "i1"}, None),
-    (k_bitcast_pointer, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
+    (k_bitcast_pointer, ONE_PTR, None), (k_static_print_file, ONE_PTR, None),
+    (k_static_print_sep, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
 ]
 
 
