@@ -1013,6 +1013,33 @@ gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name)
                                           "lists sl.math)", name);
 }
 
+/* libdevice's functions that have a Swage built-in of the same meaning
+ * (its float and double forms alike: sl.<swage> takes either). */
+static const struct {
+    const char *libdevice, *swage;
+} libdevice_names[] = {
+    {"exp", "exp"}, {"exp2", "exp2"}, {"log", "log"}, {"log2", "log2"}, {"sqrt", "sqrt"},
+    {"sqrt_rn", "sqrt_rn"}, {"rsqrt", "rsqrt"}, {"sin", "sin"}, {"cos", "cos"}, {"floor", "floor"},
+    {"ceil", "ceil"}, {"erf", "erf"}, {"fabs", "abs"}, {"abs", "abs"}, {"fma", "fma"},
+    {"div_rn", "div_rn"}, {"umulhi", "umulhi"},
+};
+
+gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)
+{
+    enum { N = sizeof libdevice_names / sizeof libdevice_names[0] };
+    const char *names[N];
+    char list[512] = "";
+    for (size_t i = 0; i < N; i++) {
+        if (!strcmp(libdevice_names[i].libdevice, name))
+            return ig_call_builtin(g, call, libdevice_names[i].swage);
+        names[i] = libdevice_names[i].libdevice;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+    }
+    return ig_error(g, call->callee->loc, "'sl.extra.libdevice.%s' is not supported: Swage has "
+                                          "no %s; the libdevice functions it has are %s", name,
+                    name, list);
+}
+
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
 {
     const builtin *b = find_builtin(name);

@@ -798,6 +798,17 @@ static bool is_math_module(irgen *g, const ast_expr *e)
     return e->kind == AST_ATTR && !strcmp(e->name, "math") && is_language_module(g, e->lhs);
 }
 
+/* `sl.extra.libdevice` or `sl.extra.cuda.libdevice`: CUDA's libdevice. */
+static bool is_libdevice_module(irgen *g, const ast_expr *e)
+{
+    if (e->kind != AST_ATTR || strcmp(e->name, "libdevice"))
+        return false;
+    const ast_expr *x = e->lhs;
+    if (x->kind == AST_ATTR && !strcmp(x->name, "cuda"))
+        x = x->lhs;
+    return x->kind == AST_ATTR && !strcmp(x->name, "extra") && is_language_module(g, x->lhs);
+}
+
 /* Python's float() spelling of a special value: optional sign, then inf,
  * infinity or nan in any case, with surrounding whitespace; or a decimal
  * number. Returns false when the text is neither. */
@@ -947,6 +958,8 @@ static gval call(irgen *g, const ast_expr *e)
         return ig_call_function(g, e, f->name);
     if (f->kind == AST_ATTR && is_math_module(g, f->lhs))
         return ig_call_math_builtin(g, e, f->name);
+    if (f->kind == AST_ATTR && is_libdevice_module(g, f->lhs))
+        return ig_call_libdevice(g, e, f->name);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "static_assert"))
         return ig_static_assert(g, e);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "static_print"))
@@ -1049,6 +1062,8 @@ gval ig_expr(irgen *g, const ast_expr *e)
     case AST_ATTR:
         if (is_math_module(g, e->lhs))
             return ig_error(g, e->loc, "sl.math.%s is a function: call it", e->name);
+        if (is_libdevice_module(g, e->lhs))
+            return ig_error(g, e->loc, "sl.extra.libdevice.%s is a function: call it", e->name);
         if (is_language_module(g, e->lhs))
             return ig_builtin_attr(g, e, e->name);
         return attribute(g, e);

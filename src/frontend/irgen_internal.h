@@ -256,6 +256,9 @@ gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const 
 bool ig_ptr_and_mask(irgen *g, const char *who, const ast_expr *pa, gval p, const ast_expr *ma, gval m,
                      ir_value *ptr, ir_value *mask);
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);
+/* sl.extra.libdevice.<name>(...): the built-in of the same meaning, or an
+ * error naming a libdevice function Swage lacks. */
+gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name);
 /* sl.randint, sl.rand, sl.randn (irgen_random.c): args are seed, offset,
  * n_rounds (NULL when not given). */
 gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);

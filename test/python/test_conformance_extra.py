@@ -198,7 +198,7 @@ def expect_error(error, call):
         raise
 
 
-ASIN_ERROR = "attribute '.libdevice' is not supported here"
+ASIN_ERROR = "'sl.extra.libdevice.asin' is not supported: Swage has no asin"
 
 
 @gap(ASIN_ERROR)

@@ -114,6 +114,11 @@ def k_static_print_sep(X):
 
 
 @sw.jit
+def k_libdevice_missing(X):
+    sl.store(X, sl.extra.libdevice.tanh(sl.load(X)))  # error at col 17: 'sl.extra.libdevice.tanh' is not supported, fabs
+
+
+@sw.jit
 def k_min_of_one(X):
     x = sl.load(X + sl.arange(0, 4))
     sl.store(X, min(x))  # error at col 17: two or more values, sl.min(x)
@@ -290,6 +295,29 @@ def test_static_print_writes_while_compiling(capfd):
     assert_same(x, np.arange(16, dtype=np.float32))
 
 
+# ---- sl.extra.libdevice -------------------------------------------------------------------
+
+@sw.jit
+def libdevice_kernel(X, Y, n, B: sl.constexpr):
+    o = sl.arange(0, B)
+    x = sl.load(X + o, mask=o < n)
+    a = sl.extra.libdevice.fabs(x)
+    sl.store(Y + o, sl.extra.libdevice.exp(x) + sl.extra.libdevice.sqrt(a), mask=o < n)
+    sl.store(Y + n + o, sl.extra.cuda.libdevice.floor(x) + sl.extra.libdevice.fma(x, x, 1.0),
+             mask=o < n)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_libdevice_names_swage_has(executor):
+    n = 60
+    x = np.linspace(-2, 2, n).astype(np.float32)
+    y = np.full(2 * n, np.nan, np.float32)
+    libdevice_kernel[(1,)](x, y, n, B=64, executor=executor)
+    d = x.astype(np.float64)
+    np.testing.assert_allclose(y[:n], np.exp(d) + np.sqrt(np.abs(d)), rtol=2e-6)
+    np.testing.assert_allclose(y[n:], np.floor(d) + d * d + 1, rtol=2e-6, atol=1e-6)
+
+
 # ---- misuse: a CompileError at the marked line and column ---------------------------------
 
 ONE_PTR = {"X": "*f32"}
@@ -300,7 +328,7 @@ ERROR_CASES = [
     (k_min_key, ONE_PTR, None), (k_min_of_pointers, ONE_PTR, None),
     (k_bitcast_width, ONE_PTR, None), (k_bitcast_runtime_flag, {"X": "*f32", "flag": "i1"}, None),
     (k_bitcast_pointer, ONE_PTR, None), (k_static_print_file, ONE_PTR, None),
-    (k_static_print_sep, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
+    (k_static_print_sep, ONE_PTR, None), (k_libdevice_missing, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
 ]
 
 
