@@ -379,3 +379,59 @@ gval ig_static_print(irgen *g, const ast_expr *call)
     fflush(stderr);
     return (gval){.kind = GV_NONE};
 }
+
+gval ig_device_print(irgen *g, const ast_expr *call)
+{
+    char buf[64];
+    bool hex = false;
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        if (strcmp(kw->name, "hex"))
+            return ig_error(g, kw->loc, "sl.device_print has no parameter named '%s' (it takes "
+                                        "a prefix, values and hex=)", kw->name);
+        gval h = ig_expr(g, kw->value);
+        if (h.kind == GV_ERROR)
+            return h;
+        if (h.kind != GV_CONST || (h.c.kind != CONST_BOOL && h.c.kind != CONST_INT))
+            return ig_error(g, kw->value->loc, "sl.device_print: 'hex' must be a compile-time bool");
+        hex = h.c.i != 0;
+    }
+    if (call->nargs < 1 || call->args[0]->kind != AST_STRING)
+        return ig_error(g, call->nargs ? call->args[0]->loc : call->loc,
+                        "sl.device_print needs a string literal prefix first, e.g. "
+                        "sl.device_print(\"x = \", x)");
+    enum { MAX_PRINTED = 16 };
+    if (call->nargs - 1 > MAX_PRINTED)
+        return ig_error(g, call->args[MAX_PRINTED + 1]->loc, "sl.device_print prints at most %d "
+                                                             "values", MAX_PRINTED);
+    ir_value vals[MAX_PRINTED];
+    char lens[MAX_PRINTED * 12] = "";
+    for (int i = 1; i < call->nargs; i++) {
+        const ast_expr *a = call->args[i];
+        gval v = ig_expr(g, a);
+        if (v.kind == GV_ERROR)
+            return v;
+        ir_value x = IR_NO_VALUE;
+        if (v.kind == GV_CONST && v.c.kind != CONST_DTYPE)
+            x = ig_materialize(g, a->loc, v.c, ig_const_type(v.c));
+        else if (v.kind == GV_IR)
+            x = v.v;
+        if (x == IR_NO_VALUE)
+            return ig_failed(g) ? (gval){0}
+                                : ig_error(g, a->loc, "sl.device_print prints scalars and tiles");
+        ir_type t = ir_value_type(g->m, x);
+        if (ir_type_is_ptrlike(t) || (t.kind != TY_SCALAR && t.kind != TY_TILE))
+            return ig_error(g, a->loc, "sl.device_print prints numbers (scalars and tiles), not a %s",
+                            ig_type_name(t, buf));
+        vals[i - 1] = x;
+        snprintf(lens + strlen(lens), sizeof lens - strlen(lens), "%s%d", i > 1 ? "," : "",
+                 t.kind == TY_TILE ? (int)t.len : 0);
+    }
+    ir_op *op = ig_emit(g, IR_PRINT, call->loc, vals, call->nargs - 1, NULL, 0);
+    if (op) {
+        ir_attr_set_str(g->m, op, "prefix", call->args[0]->name ? call->args[0]->name : "");
+        ir_attr_set_str(g->m, op, "lens", lens);
+        ir_attr_set_int(g->m, op, "hex", ir_type_scalar(DT_I32), hex);
+    }
+    return (gval){.kind = GV_NONE};
+}

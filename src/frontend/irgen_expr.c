@@ -964,6 +964,8 @@ static gval call(irgen *g, const ast_expr *e)
         return ig_static_assert(g, e);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "static_print"))
         return ig_static_print(g, e);
+    if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "device_print"))
+        return ig_device_print(g, e);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs))
         return ig_call_builtin(g, e, f->name);
     if (f->kind == AST_ATTR) {

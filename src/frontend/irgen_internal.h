@@ -198,6 +198,8 @@ gval ig_static_assert(irgen *g, const ast_expr *call);
 /* sl.static_print(*values, sep=" ", end="\n"): writes the values known
  * while compiling (and the types of runtime ones) to stderr. */
 gval ig_static_print(irgen *g, const ast_expr *call);
+/* sl.device_print(prefix, *values, hex=False): an sw.print op. */
+gval ig_device_print(irgen *g, const ast_expr *call);
 
 /* Expressions (irgen_expr.c). */
 gval ig_expr(irgen *g, const ast_expr *e);

@@ -646,6 +646,7 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_ATOMIC_CAS:
         case IR_FENCE:
         case IR_BARRIER:
+        case IR_PRINT:
             return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
                         "(one with simt.num_threads)", name_of(op));
         default: return true;
@@ -739,6 +740,12 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_FENCE:
     case IR_BARRIER:
     case IR_SIMT_FENCE: return true;
+    case IR_PRINT:
+    case IR_SIMT_PRINT:
+        for (int i = 0; i < op->noperands; i++)
+            if (is_ptr_elem(operand_type(v, op, i)))
+                return fail(v, op, "'%s' prints numbers, not pointers", name_of(op));
+        return true;
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
     case IR_REDUCE: return check_reduce(v, op);

@@ -917,6 +917,14 @@ static bool lower_op(lowerer *lw, ir_op *op)
     case IR_ATOMIC_RMW:
     case IR_ATOMIC_CAS: lower_atomic(lw, op); return true;
     case IR_FENCE: op->kind = IR_SIMT_FENCE; return true;
+    case IR_PRINT:
+        if (lw->group != lw->threads) {
+            diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                          "sl.device_print is not supported in a segment program");
+            return false;
+        }
+        op->kind = IR_SIMT_PRINT;
+        return true;
     case IR_BARRIER:
         /* bar.sync waits for the whole CTA: programs sharing one (a
          * segment program's task kernels) could wait on each other. */

@@ -261,15 +261,15 @@ def test_debug_barrier(rng, executor):
     assert_same(lock, np.array([0, 0, 1, 1], np.int32), rng.seed, "locks and counts")
 
 
-DEVICE_PRINT_ERROR = "'sl.device_print' is not a Swage built-in"
-
-
-@gap(DEVICE_PRINT_ERROR)
-def test_device_print(rng):
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_device_print(rng, executor, capfd):
+    # printed on the CPU executors, one line per element (docs/language.md)
     x = randn(rng, 16, "float32")
     out = np.empty_like(x)
-    expect_error(DEVICE_PRINT_ERROR, lambda: tk.debug_print_kernel[(1,)](x, out, BLOCK_SIZE=16))
+    tk.debug_print_kernel[(1,)](x, out, BLOCK_SIZE=16, executor=executor)
     assert_same(out, x)
+    lines = capfd.readouterr().out.splitlines()
+    assert lines == ["pid (0, 0, 0) idx (%d) x = %.9g" % (i, v) for i, v in enumerate(x)]
 
 
 AUTOTUNE_ERROR = "module 'swage' has no attribute 'Config'"

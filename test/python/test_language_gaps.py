@@ -119,6 +119,21 @@ def k_libdevice_missing(X):
 
 
 @sw.jit
+def k_device_print_no_prefix(X):
+    sl.device_print(sl.load(X))  # error at col 21: string literal prefix
+
+
+@sw.jit
+def k_device_print_pointer(X):
+    sl.device_print("p", X)  # error at col 26: not a pointer
+
+
+@sw.jit
+def k_device_print_keyword(X):
+    sl.device_print("p", 1, sep=",")  # error at col 29: no parameter named 'sep'
+
+
+@sw.jit
 def k_min_of_one(X):
     x = sl.load(X + sl.arange(0, 4))
     sl.store(X, min(x))  # error at col 17: two or more values, sl.min(x)
@@ -295,6 +310,42 @@ def test_static_print_writes_while_compiling(capfd):
     assert_same(x, np.arange(16, dtype=np.float32))
 
 
+# ---- sl.device_print ----------------------------------------------------------------------
+
+@sw.jit
+def device_print_kernel(X, n, B: sl.constexpr):
+    pid = sl.program_id(0)
+    o = sl.arange(0, B)
+    x = sl.load(X + pid * B + o)
+    sl.device_print("x: ", x < 0, pid + n)
+    sl.device_print("bits ", x.to(sl.int32, bitcast=True) & 255, hex=True)
+    sl.device_print("h=", x.to(sl.float16), 7)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_device_print_lines(executor, capfd):
+    x = np.array([-1.5, 2.0, 0.1, -0.0, 3.0, -4.0, 5.5, 6.25], np.float32)
+    device_print_kernel[(2,)](x, 10, B=4, executor=executor)
+    expected = []
+    for pid in range(2):
+        part = x[pid * 4:pid * 4 + 4]
+        expected += ["pid (%d, 0, 0) idx (%d) x: (operand 0) %s" % (pid, i, bool(v < 0))
+                     for i, v in enumerate(part)]
+        expected += ["pid (%d, 0, 0) idx () x: (operand 1) %d" % (pid, pid + 10)]
+        expected += ["pid (%d, 0, 0) idx (%d) bits 0x%08x" % (pid, i, b & 255)
+                     for i, b in enumerate(part.view(np.int32))]
+        expected += ["pid (%d, 0, 0) idx (%d) h=(operand 0) %.9g" % (pid, i, np.float16(v))
+                     for i, v in enumerate(part)]
+        expected += ["pid (%d, 0, 0) idx () h=(operand 1) 7" % pid]
+    assert capfd.readouterr().out.splitlines() == expected
+
+
+def test_device_print_is_a_compile_error_for_the_gpu():
+    with pytest.raises(sw.CompileError) as info:
+        device_print_kernel.emit_ptx(signature={"X": "*f32", "n": "i32"}, constexprs={"B": 4})
+    assert "sl.device_print is not supported on the GPU yet" in str(info.value)
+
+
 # ---- sl.extra.libdevice -------------------------------------------------------------------
 
 @sw.jit
@@ -328,7 +379,8 @@ ERROR_CASES = [
     (k_min_key, ONE_PTR, None), (k_min_of_pointers, ONE_PTR, None),
     (k_bitcast_width, ONE_PTR, None), (k_bitcast_runtime_flag, {"X": "*f32", "flag": "i1"}, None),
     (k_bitcast_pointer, ONE_PTR, None), (k_static_print_file, ONE_PTR, None),
-    (k_static_print_sep, ONE_PTR, None), (k_libdevice_missing, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
+    (k_static_print_sep, ONE_PTR, None), (k_device_print_no_prefix, ONE_PTR, None),
+    (k_device_print_pointer, ONE_PTR, None), (k_device_print_keyword, ONE_PTR, None), (k_libdevice_missing, ONE_PTR, None), (k_cast_rounding, ONE_PTR, None),
 ]
 
 

@@ -579,6 +579,13 @@ static bool emit_barrier(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+static bool emit_print(ptx_emitter *e, const ir_op *op)
+{
+    (void)op;
+    return ptx_compile_error(e, "sl.device_print is not supported on the GPU yet: it prints on the "
+                                "CPU executors only (executor=\"semantic\" or \"simt\")");
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 static const op_emitter emitters[IR_OP_COUNT] = {
@@ -637,6 +644,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_SMEM_STORE] = emit_smem_store,
     [IR_SIMT_SMEM_LOAD] = emit_smem_load,
     [IR_SIMT_BARRIER] = emit_barrier,
+    [IR_SIMT_PRINT] = emit_print,
 };
 
 bool ptx_emit_simple_op(ptx_emitter *e, const ir_op *op)
