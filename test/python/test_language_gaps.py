@@ -369,6 +369,41 @@ def test_libdevice_names_swage_has(executor):
     np.testing.assert_allclose(y[n:], np.floor(d) + d * d + 1, rtol=2e-6, atol=1e-6)
 
 
+# ---- sw.autotune ---------------------------------------------------------------------------
+
+@sw.jit
+def scale_kernel(X, Y, n, factor, BLOCK: sl.constexpr):
+    o = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    sl.store(Y + o, sl.load(X + o, mask=o < n) * factor, mask=o < n)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_autotune_launches_the_first_config(executor):
+    tuned = sw.autotune(configs=[sw.Config({"BLOCK": 32}, num_warps=2),
+                                 sw.Config({"BLOCK": 256}, num_warps=8)],
+                        key=["n"], warmup=5, rep=20)(scale_kernel)
+    x = np.arange(100, dtype=np.float32)
+    y = np.zeros_like(x)
+    seen = []
+    tuned[lambda meta: seen.append(meta["BLOCK"]) or (sw.cdiv(100, meta["BLOCK"]),)](
+        x, y, 100, 2.0, executor=executor)
+    assert seen == [32] and tuned.best_config.num_warps == 2
+    assert_same(y, x * 2)
+    with pytest.raises(TypeError, match="conflicting meta-parameters"):
+        tuned[(4,)](x, y, 100, 2.0, BLOCK=32, executor=executor)
+
+
+def test_autotune_misuse_is_a_type_error():
+    with pytest.raises(TypeError, match="at least one"):
+        sw.autotune(configs=[], key=["n"])
+    with pytest.raises(TypeError, match="dict of meta-parameters"):
+        sw.Config(3)
+    with pytest.raises(TypeError, match="not parameters of scale_kernel"):
+        sw.autotune(configs=[sw.Config({"BLOCK": 32})], key=["m"])(scale_kernel)
+    with pytest.raises(TypeError, match="decorates an @sw.jit kernel"):
+        sw.autotune(configs=[sw.Config({"BLOCK": 32})], key=[])(lambda: None)
+
+
 # ---- misuse: a CompileError at the marked line and column ---------------------------------
 
 ONE_PTR = {"X": "*f32"}
