@@ -25,6 +25,7 @@ import operator
 
 from . import language
 from .language import cdiv
+from ._autotune import Config, autotune
 from ._jit import JITFunction, Plan, jit
 from ._native import CompileError, library_path
 from ._version import __version__
@@ -42,4 +43,5 @@ def next_power_of_2(n):
 CompileError.__module__ = "swage"
 
 __all__ = ["jit", "JITFunction", "Plan", "CompileError", "language", "cdiv", "next_power_of_2",
+           "autotune", "Config",
            "__version__", "library_path"]

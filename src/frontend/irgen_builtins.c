@@ -424,12 +424,33 @@ static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
     return gv_ir(ig_emit1(g, b->op, call->loc, &v, 1, t));
 }
 
+/* A compile-time bool argument (absent: dflt). */
+static bool want_bool(irgen *g, const builtin *b, const char *param, const ast_expr *a, bool dflt,
+                      bool *out)
+{
+    *out = dflt;
+    if (!a)
+        return true;
+    gval v = ig_expr(g, a);
+    if (v.kind == GV_ERROR)
+        return false;
+    if (v.kind != GV_CONST || (v.c.kind != CONST_BOOL && v.c.kind != CONST_INT)) {
+        ig_error(g, a->loc, "sl.%s: '%s' must be a compile-time bool (True or False)", b->name, param);
+        return false;
+    }
+    *out = v.c.i != 0;
+    return true;
+}
+
 static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     char buf[64];
     gval x = ig_expr(g, args[0]);
     if (x.kind == GV_ERROR)
         return x;
+    bool keep_dims;
+    if (!want_bool(g, b, "keep_dims", args[2], false, &keep_dims))
+        return (gval){0};
     if (args[1]) {
         int64_t axis;
         if (!ig_const_int(g, args[1], ig_expr(g, args[1]), "the axis of a reduction", &axis))
@@ -457,6 +478,8 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, ir_type_elem(t));
     if (r != IR_NO_VALUE)
         ir_attr_set_str(g->m, g->m->values[r].def, "kind", b->kind);
+    if (keep_dims && r != IR_NO_VALUE) /* a tile of one element, as Triton's keep_dims=True */
+        r = ig_emit1(g, IR_SPLAT, call->loc, &r, 1, ir_type_tile((ir_dtype)ir_value_type(g->m, r).dtype, 1));
     return gv_ir(r);
 }
 
@@ -539,13 +562,69 @@ static gval cast_to(irgen *g, const ast_expr *call, gval x, const ast_expr *xa, 
     return gv_ir(ig_cast(g, call->loc, v, dt));
 }
 
-static gval lower_cast(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+/* bitcast=True: the same bits as dt, a dtype of the same width (Triton's
+ * tl.cast(x, dt, bitcast=True) and x.to(dt, bitcast=True)). */
+static gval bitcast_to(irgen *g, const ast_expr *call, gval x, const ast_expr *xa, ir_dtype dt,
+                       const ast_expr *dta)
+{
+    char buf[64];
+    ir_value v;
+    if (x.kind == GV_CONST && x.c.kind != CONST_DTYPE)
+        v = ig_materialize(g, xa->loc, x.c, ig_const_type(x.c));
+    else if (!want_ir(g, xa, x, &v))
+        return (gval){0};
+    if (v == IR_NO_VALUE)
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v);
+    if (ir_type_is_ptrlike(t) || t.kind == TY_SEGMENT)
+        return ig_error(g, xa->loc, "cannot bitcast a %s", ig_type_name(t, buf));
+    ir_dtype from = (ir_dtype)t.dtype;
+    if (from == dt)
+        return gv_ir(v);
+    if (ir_dtypes[from].bits != ir_dtypes[dt].bits) {
+        char buf2[64];
+        return ig_error(g, dta->loc, "cannot bitcast %s (%d bits) to %s (%d bits): bitcast=True "
+                                     "reinterprets bits between dtypes of one width",
+                        ig_type_name(ir_type_scalar(from), buf), ir_dtypes[from].bits,
+                        ig_type_name(ir_type_scalar(dt), buf2), ir_dtypes[dt].bits);
+    }
+    ir_type rt = t;
+    rt.dtype = dt;
+    return gv_ir(ig_emit1(g, IR_BITCAST, call->loc, &v, 1, rt));
+}
+
+/* The dtype, fp_downcast_rounding and bitcast arguments of sl.cast and
+ * x.to: converts or reinterprets x. */
+static gval convert(irgen *g, const ast_expr *call, const char *who, gval x, const ast_expr *xa,
+                    const ast_expr *dta, const ast_expr *rounding, const ast_expr *bitcast)
 {
     ir_dtype dt;
-    gval x = ig_expr(g, args[0]);
-    if (!want_dtype(g, args[1], ig_expr(g, args[1]), &dt))
+    if (!want_dtype(g, dta, ig_expr(g, dta), &dt))
         return (gval){0};
-    return cast_to(g, call, x, args[0], dt);
+    if (rounding && !(rounding->kind == AST_STRING && !strcmp(rounding->name, "rtne"))) {
+        gval r = rounding->kind == AST_STRING ? (gval){.kind = GV_CONST} : ig_expr(g, rounding);
+        if (r.kind == GV_ERROR)
+            return r;
+        if (r.kind != GV_NONE)
+            return ig_error(g, rounding->loc, "%s: fp_downcast_rounding must be None or \"rtne\" "
+                                              "(Swage rounds to nearest even)", who);
+    }
+    bool bits = false;
+    if (bitcast) {
+        gval f = ig_expr(g, bitcast);
+        if (f.kind == GV_ERROR)
+            return f;
+        if (f.kind != GV_CONST || (f.c.kind != CONST_BOOL && f.c.kind != CONST_INT))
+            return ig_error(g, bitcast->loc, "%s: 'bitcast' must be a compile-time bool (True or "
+                                             "False)", who);
+        bits = f.c.i != 0;
+    }
+    return bits ? bitcast_to(g, call, x, xa, dt, dta) : cast_to(g, call, x, xa, dt);
+}
+
+static gval lower_cast(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    return convert(g, call, "sl.cast", ig_expr(g, args[0]), args[0], args[1], args[2], args[3]);
 }
 
 static gval lower_only_in_for(irgen *g, const ast_expr *call, const builtin *b,
@@ -783,6 +862,15 @@ static gval lower_assume(irgen *g, const ast_expr *call, const builtin *b, const
     return (gval){.kind = GV_NONE};
 }
 
+/* sl.debug_barrier(): every thread of the program arrives before any goes
+ * on (bar.sync on the GPU); an ordering point on the reference executor. */
+static gval lower_barrier(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
+{
+    (void)args;
+    ig_emit(g, b->op, call->loc, NULL, 0, NULL, 0);
+    return (gval){.kind = GV_NONE};
+}
+
 static gval lower_random(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     return ig_lower_random(g, call, b->name, args);
@@ -841,11 +929,13 @@ static const builtin builtins[] = {
     {"multiple_of", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
     {"max_contiguous", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
     {"max_constancy", lower_value_hint, 2, 2, {"input", "values"}, IR_OP_COUNT, NULL, 0},
+    {"debug_barrier", lower_barrier, 0, 0, {NULL}, IR_BARRIER, NULL, 0},
     {"assume", lower_assume, 1, 1, {"cond"}, IR_OP_COUNT, NULL, 0},
-    {"sum", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "sum", 0},
-    {"max", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "max", 0},
-    {"min", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "min", 0},
-    {"prod", lower_reduce, 1, 2, {"input", "axis"}, IR_REDUCE, "prod", 0},
+    /* Triton's max/min take return_indices third: keep_dims by keyword */
+    {"sum", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "sum", 0},
+    {"max", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "max", 2},
+    {"min", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "min", 2},
+    {"prod", lower_reduce, 1, 3, {"input", "axis", "keep_dims"}, IR_REDUCE, "prod", 0},
     {"cumsum", lower_scan, 1, 4, {"input", "axis", "reverse", "dtype"}, IR_SCAN, NULL, 0},
     {"cumprod", lower_scan, 1, 4, {"input", "axis", "reverse", "dtype"}, IR_SCAN, NULL, 0},
     {"associative_scan", lower_scan, 3, 4, {"input", "axis", "combine_fn", "reverse"}, IR_SCAN, NULL, 0},
@@ -856,7 +946,7 @@ static const builtin builtins[] = {
     {"gather", lower_scan, 3, 3, {"src", "index", "axis"}, IR_GATHER, NULL, 0},
     {"full", lower_full, 3, 3, {"shape", "value", "dtype"}, IR_CONSTANT, NULL, 0},
     {"zeros", lower_zeros, 2, 2, {"shape", "dtype"}, IR_CONSTANT, NULL, 0},
-    {"cast", lower_cast, 2, 2, {"input", "dtype"}, IR_CAST, NULL, 0},
+    {"cast", lower_cast, 2, 4, {"input", "dtype", "fp_downcast_rounding", "bitcast"}, IR_CAST, NULL, 0},
     {"static_range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL, 0},
     {"range", lower_only_in_for, 0, 3, {"arg0", "arg1", "arg2"}, IR_OP_COUNT, NULL, 0},
     {"segment_id", lower_segment, 1, 1, {"axis"}, IR_SEGMENT_ID, NULL, 0},
@@ -926,6 +1016,33 @@ gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name)
                                           "lists sl.math)", name);
 }
 
+/* libdevice's functions that have a Swage built-in of the same meaning
+ * (its float and double forms alike: sl.<swage> takes either). */
+static const struct {
+    const char *libdevice, *swage;
+} libdevice_names[] = {
+    {"exp", "exp"}, {"exp2", "exp2"}, {"log", "log"}, {"log2", "log2"}, {"sqrt", "sqrt"},
+    {"sqrt_rn", "sqrt_rn"}, {"rsqrt", "rsqrt"}, {"sin", "sin"}, {"cos", "cos"}, {"floor", "floor"},
+    {"ceil", "ceil"}, {"erf", "erf"}, {"fabs", "abs"}, {"abs", "abs"}, {"fma", "fma"},
+    {"div_rn", "div_rn"}, {"umulhi", "umulhi"},
+};
+
+gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)
+{
+    enum { N = sizeof libdevice_names / sizeof libdevice_names[0] };
+    const char *names[N];
+    char list[512] = "";
+    for (size_t i = 0; i < N; i++) {
+        if (!strcmp(libdevice_names[i].libdevice, name))
+            return ig_call_builtin(g, call, libdevice_names[i].swage);
+        names[i] = libdevice_names[i].libdevice;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+    }
+    return ig_error(g, call->callee->loc, "'sl.extra.libdevice.%s' is not supported: Swage has "
+                                          "no %s; the libdevice functions it has are %s", name,
+                    name, list);
+}
+
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
 {
     const builtin *b = find_builtin(name);
@@ -958,20 +1075,48 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
     return unknown_language_name(g, e->loc, name);
 }
 
+/* The member functions of Triton's tl.tensor that Swage has as built-ins:
+ * x.f(args) is sl.f(x, args). */
+static const char *const tensor_methods[] = {
+    "abs", "ceil", "cos", "erf", "exp", "exp2", "floor", "log", "log2", "rsqrt", "sigmoid", "sin",
+    "sqrt", "sqrt_rn", "fdiv", "div_rn", "fma", "umulhi", "cdiv", "cast", "sum", "max", "min",
+    "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
+    "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
+    "atomic_xchg", "atomic_cas",
+};
+
+static bool is_tensor_method(const char *name)
+{
+    for (size_t i = 0; i < sizeof tensor_methods / sizeof tensor_methods[0]; i++)
+        if (!strcmp(tensor_methods[i], name))
+            return true;
+    return false;
+}
+
+static const char *tensor_method_list(char *text, size_t size)
+{
+    text[0] = 0;
+    for (size_t i = 0; i < sizeof tensor_methods / sizeof tensor_methods[0]; i++)
+        snprintf(text + strlen(text), size - strlen(text), "%s.%s()", i ? ", " : "",
+                 tensor_methods[i]);
+    return text;
+}
+
 gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *method)
 {
     if (!strcmp(method, "to")) {
-        static const builtin to = {"to", NULL, 1, 1, {"dtype"}, IR_CAST, NULL, 0};
+        static const builtin to = {"to", NULL, 1, 3, {"dtype", "fp_downcast_rounding", "bitcast"},
+                                   IR_CAST, NULL, 0};
         const ast_expr *args[MAX_ARGS];
         if (!bind_args(g, call, &to, args))
             return (gval){0};
-        ir_dtype dt;
-        if (!want_dtype(g, args[0], ig_expr(g, args[0]), &dt))
-            return (gval){0};
-        return cast_to(g, call, self, call->callee->lhs, dt);
+        return convert(g, call, "x.to", self, call->callee->lhs, args[0], args[1], args[2]);
     }
     const builtin *b = find_builtin(method);
-    if (b && (b->lower == lower_atomic || b->lower == lower_scan)) {
+    if (b && is_tensor_method(method)) {
+        /* Triton's member form: x.exp() is sl.exp(x), x.sum(axis=0) is
+         * sl.sum(x, axis=0), ptr.atomic_add(val, ...) is
+         * sl.atomic_add(ptr, val, ...); x itself is evaluated once. */
         /* Triton's member form: ptr.atomic_add(val, ...) is
          * sl.atomic_add(ptr, val, ...) */
         builtin shifted = *b;
@@ -987,11 +1132,17 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
             args[i + 1] = rest[i];
         if (b->lower == lower_scan)
             return ig_scan_builtin(g, call, b->name, args, &self);
-        return ig_atomic_builtin(g, call, b->name, args, &self);
+        if (b->lower == lower_atomic)
+            return ig_atomic_builtin(g, call, b->name, args, &self);
+        const ast_expr *saved = g->bound_expr;
+        gval saved_val = g->bound_val;
+        g->bound_expr = args[0], g->bound_val = self;
+        gval r = b->lower(g, call, b, args);
+        g->bound_expr = saved, g->bound_val = saved_val;
+        return r;
     }
+    char list[640];
     return ig_error(g, call->callee->loc, "method '.%s()' is not supported; the methods are "
-                                          ".to(dtype), the atomics (ptr.atomic_add(val) and "
-                                          "the others of sl.atomic_*) and the scans (x.cumsum(0), "
-                                          "x.cumprod, x.associative_scan, x.reduce, x.argmax, "
-                                          "x.argmin, x.histogram, x.gather)", method);
+                                          "Triton's tensor methods that Swage has as sl.<name>: "
+                                          ".to(dtype), %s", method, tensor_method_list(list, sizeof list));
 }

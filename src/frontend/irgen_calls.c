@@ -10,6 +10,9 @@
  * sl.static_assert. */
 #include "irgen_internal.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Calls nested deeper than this are an error (inlining copies each). */
@@ -282,6 +285,153 @@ gval ig_static_assert(irgen *g, const ast_expr *call)
     if (!truth) {
         const char *text = msg && msg->name ? msg->name : "";
         return ig_error(g, cond->loc, "static assertion failed%s%.200s", *text ? ": " : "", text);
+    }
+    return (gval){.kind = GV_NONE};
+}
+
+/* Appends v as Python prints it (runtime values: their type). */
+static void print_gval(irgen *g, gval v, char *out, size_t size)
+{
+    size_t n = strlen(out);
+    char buf[64];
+    if (v.kind == GV_TUPLE) {
+        snprintf(out + n, size - n, "(");
+        for (int i = 0; i < v.nitems; i++) {
+            if (i)
+                snprintf(out + strlen(out), size - strlen(out), ", ");
+            print_gval(g, v.items[i], out, size);
+        }
+        snprintf(out + strlen(out), size - strlen(out), v.nitems == 1 ? ",)" : ")");
+        return;
+    }
+    if (v.kind == GV_NONE) {
+        snprintf(out + n, size - n, "None");
+        return;
+    }
+    if (v.kind == GV_IR) {
+        snprintf(out + n, size - n, "%s", ig_type_name(ig_type(g, v), buf));
+        return;
+    }
+    if (v.kind != GV_CONST) {
+        snprintf(out + n, size - n, "<%s>", v.kind == GV_MODULE ? "module sl" : "value");
+        return;
+    }
+    switch (v.c.kind) {
+    case CONST_BOOL: snprintf(out + n, size - n, "%s", v.c.i ? "True" : "False"); break;
+    case CONST_INT: snprintf(out + n, size - n, "%lld", (long long)v.c.i); break;
+    case CONST_DTYPE:
+        snprintf(out + n, size - n, "sl.%s", ig_type_name(ir_type_scalar((ir_dtype)v.c.i), buf));
+        break;
+    case CONST_FLOAT: {
+        double f = v.c.f;
+        if (isnan(f)) {
+            snprintf(out + n, size - n, "nan");
+            break;
+        }
+        if (isinf(f)) {
+            snprintf(out + n, size - n, "%sinf", f < 0 ? "-" : "");
+            break;
+        }
+        /* Python's repr: the shortest digits that read back as f */
+        for (int p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, f);
+            if (strtod(buf, NULL) == f)
+                break;
+        }
+        if (!strpbrk(buf, ".en"))
+            strcat(buf, ".0");
+        snprintf(out + n, size - n, "%s", buf);
+        break;
+    }
+    default: snprintf(out + n, size - n, "<constant>"); break;
+    }
+}
+
+gval ig_static_print(irgen *g, const ast_expr *call)
+{
+    const char *sep = " ", *end = "\n";
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        bool is_sep = !strcmp(kw->name, "sep");
+        if (!is_sep && strcmp(kw->name, "end"))
+            return ig_error(g, kw->loc, "sl.static_print has no parameter named '%s' (it takes "
+                                        "values, sep= and end=)", kw->name);
+        if (kw->value->kind != AST_STRING)
+            return ig_error(g, kw->value->loc, "sl.static_print: '%s' must be a string literal",
+                            kw->name);
+        *(is_sep ? &sep : &end) = kw->value->name ? kw->value->name : "";
+    }
+    char text[4096] = "";
+    for (int i = 0; i < call->nargs; i++) {
+        const ast_expr *a = call->args[i];
+        if (i)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s", sep);
+        if (a->kind == AST_STRING) {
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s", a->name ? a->name : "");
+            continue;
+        }
+        gval v = ig_expr(g, a);
+        if (v.kind == GV_ERROR)
+            return v;
+        print_gval(g, v, text, sizeof text);
+    }
+    fprintf(stderr, "%s%s", text, end);
+    fflush(stderr);
+    return (gval){.kind = GV_NONE};
+}
+
+gval ig_device_print(irgen *g, const ast_expr *call)
+{
+    char buf[64];
+    bool hex = false;
+    for (int k = 0; k < call->nkwargs; k++) {
+        const ast_keyword *kw = &call->kwargs[k];
+        if (strcmp(kw->name, "hex"))
+            return ig_error(g, kw->loc, "sl.device_print has no parameter named '%s' (it takes "
+                                        "a prefix, values and hex=)", kw->name);
+        gval h = ig_expr(g, kw->value);
+        if (h.kind == GV_ERROR)
+            return h;
+        if (h.kind != GV_CONST || (h.c.kind != CONST_BOOL && h.c.kind != CONST_INT))
+            return ig_error(g, kw->value->loc, "sl.device_print: 'hex' must be a compile-time bool");
+        hex = h.c.i != 0;
+    }
+    if (call->nargs < 1 || call->args[0]->kind != AST_STRING)
+        return ig_error(g, call->nargs ? call->args[0]->loc : call->loc,
+                        "sl.device_print needs a string literal prefix first, e.g. "
+                        "sl.device_print(\"x = \", x)");
+    enum { MAX_PRINTED = 16 };
+    if (call->nargs - 1 > MAX_PRINTED)
+        return ig_error(g, call->args[MAX_PRINTED + 1]->loc, "sl.device_print prints at most %d "
+                                                             "values", MAX_PRINTED);
+    ir_value vals[MAX_PRINTED];
+    char lens[MAX_PRINTED * 12] = "";
+    for (int i = 1; i < call->nargs; i++) {
+        const ast_expr *a = call->args[i];
+        gval v = ig_expr(g, a);
+        if (v.kind == GV_ERROR)
+            return v;
+        ir_value x = IR_NO_VALUE;
+        if (v.kind == GV_CONST && v.c.kind != CONST_DTYPE)
+            x = ig_materialize(g, a->loc, v.c, ig_const_type(v.c));
+        else if (v.kind == GV_IR)
+            x = v.v;
+        if (x == IR_NO_VALUE)
+            return ig_failed(g) ? (gval){0}
+                                : ig_error(g, a->loc, "sl.device_print prints scalars and tiles");
+        ir_type t = ir_value_type(g->m, x);
+        if (ir_type_is_ptrlike(t) || (t.kind != TY_SCALAR && t.kind != TY_TILE))
+            return ig_error(g, a->loc, "sl.device_print prints numbers (scalars and tiles), not a %s",
+                            ig_type_name(t, buf));
+        vals[i - 1] = x;
+        snprintf(lens + strlen(lens), sizeof lens - strlen(lens), "%s%d", i > 1 ? "," : "",
+                 t.kind == TY_TILE ? (int)t.len : 0);
+    }
+    ir_op *op = ig_emit(g, IR_PRINT, call->loc, vals, call->nargs - 1, NULL, 0);
+    if (op) {
+        ir_attr_set_str(g->m, op, "prefix", call->args[0]->name ? call->args[0]->name : "");
+        ir_attr_set_str(g->m, op, "lens", lens);
+        ir_attr_set_int(g->m, op, "hex", ir_type_scalar(DT_I32), hex);
     }
     return (gval){.kind = GV_NONE};
 }

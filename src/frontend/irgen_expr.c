@@ -335,6 +335,17 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
     ir_value x = ig_cast(g, loc, a.v, dt), y = ig_cast(g, loc, b.v, dt);
     if (x == IR_NO_VALUE || y == IR_NO_VALUE)
         return false;
+    /* a tile of one element (keep_dims=True) broadcasts, as in Triton */
+    if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len && (ta.len == 1 || tb.len == 1)) {
+        ir_value *one = ta.len == 1 ? &x : &y;
+        ir_type to = ir_type_tile(dt, ta.len == 1 ? tb.len : ta.len);
+        ir_value ops[2] = {*one, ig_materialize(g, loc, (const_value){.kind = CONST_INT, .i = 0},
+                                                 ir_type_tile(DT_I32, to.len))};
+        if (ops[1] == IR_NO_VALUE)
+            return false;
+        *one = ig_emit1(g, IR_GATHER, loc, ops, 2, to);
+        ta = tb = to;
+    }
     if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len) {
         ig_error(g, loc, "shape mismatch in '%s': %s and %s", what, ig_type_name(ta, b1),
                  ig_type_name(tb, b2));
@@ -787,6 +798,17 @@ static bool is_math_module(irgen *g, const ast_expr *e)
     return e->kind == AST_ATTR && !strcmp(e->name, "math") && is_language_module(g, e->lhs);
 }
 
+/* `sl.extra.libdevice` or `sl.extra.cuda.libdevice`: CUDA's libdevice. */
+static bool is_libdevice_module(irgen *g, const ast_expr *e)
+{
+    if (e->kind != AST_ATTR || strcmp(e->name, "libdevice"))
+        return false;
+    const ast_expr *x = e->lhs;
+    if (x->kind == AST_ATTR && !strcmp(x->name, "cuda"))
+        x = x->lhs;
+    return x->kind == AST_ATTR && !strcmp(x->name, "extra") && is_language_module(g, x->lhs);
+}
+
 /* Python's float() spelling of a special value: optional sign, then inf,
  * infinity or nan in any case, with surrounding whitespace; or a decimal
  * number. Returns false when the text is neither. */
@@ -876,6 +898,59 @@ static gval float_call(irgen *g, const ast_expr *e)
     return ig_error(g, a->loc, "float() needs a number or a string such as \"inf\"");
 }
 
+static bool const_number(gval v)
+{
+    return v.kind == GV_CONST &&
+           (v.c.kind == CONST_INT || v.c.kind == CONST_FLOAT || v.c.kind == CONST_BOOL);
+}
+
+/* Python's min(a, b, ...) / max(a, b, ...): of compile-time numbers, Python's
+ * (the first of the smallest / largest); of runtime values, as Triton,
+ * sl.minimum / sl.maximum folded left to right. */
+static gval python_minmax(irgen *g, const ast_expr *e, bool max)
+{
+    const char *name = max ? "max" : "min";
+    if (e->nkwargs)
+        return ig_error(g, e->kwargs[0].loc, "Python's %s() takes no keywords in a Swage kernel "
+                                             "('%s=' is not supported)", name, e->kwargs[0].name);
+    if (e->nargs < 2)
+        return ig_error(g, e->loc, "Python's %s() in a Swage kernel takes two or more values "
+                                   "(not an iterable); for the %s of a tile use sl.%s(x)", name,
+                        max ? "largest element" : "smallest element", name);
+    gval vals[64];
+    if (e->nargs > 64)
+        return ig_error(g, e->args[64]->loc, "Python's %s() takes at most 64 values here", name);
+    bool constant = true;
+    for (int i = 0; i < e->nargs; i++) {
+        vals[i] = ig_expr(g, e->args[i]);
+        if (vals[i].kind == GV_ERROR)
+            return vals[i];
+        constant = constant && const_number(vals[i]);
+    }
+    if (constant) {
+        gval best = vals[0];
+        for (int i = 1; i < e->nargs; i++) {
+            const_value a = vals[i].c, b = best.c;
+            bool ints = a.kind != CONST_FLOAT && b.kind != CONST_FLOAT;
+            double fa = a.kind == CONST_FLOAT ? a.f : (double)a.i;
+            double fb = b.kind == CONST_FLOAT ? b.f : (double)b.i;
+            bool better = ints ? (max ? a.i > b.i : a.i < b.i) : (max ? fa > fb : fa < fb);
+            if (better)
+                best = vals[i];
+        }
+        return best;
+    }
+    gval acc = vals[0];
+    for (int i = 1; i < e->nargs; i++) {
+        ir_value a, b;
+        if (!ig_unify(g, e->loc, acc, vals[i], &a, &b, name))
+            return (gval){0};
+        ir_value ops[2] = {a, b};
+        acc = gv_ir(ig_emit1(g, max ? IR_MAXIMUM : IR_MINIMUM, e->loc, ops, 2, ir_value_type(g->m, a)));
+    }
+    return acc;
+}
+
 static gval call(irgen *g, const ast_expr *e)
 {
     const ast_expr *f = e->callee;
@@ -883,8 +958,14 @@ static gval call(irgen *g, const ast_expr *e)
         return ig_call_function(g, e, f->name);
     if (f->kind == AST_ATTR && is_math_module(g, f->lhs))
         return ig_call_math_builtin(g, e, f->name);
+    if (f->kind == AST_ATTR && is_libdevice_module(g, f->lhs))
+        return ig_call_libdevice(g, e, f->name);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "static_assert"))
         return ig_static_assert(g, e);
+    if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "static_print"))
+        return ig_static_print(g, e);
+    if (f->kind == AST_ATTR && is_language_module(g, f->lhs) && !strcmp(f->name, "device_print"))
+        return ig_device_print(g, e);
     if (f->kind == AST_ATTR && is_language_module(g, f->lhs))
         return ig_call_builtin(g, e, f->name);
     if (f->kind == AST_ATTR) {
@@ -898,9 +979,8 @@ static gval call(irgen *g, const ast_expr *e)
             return ig_error(g, e->loc, "range() can only be used as the iterable of a 'for' loop");
         if (!strcmp(f->name, "float") && !env_lookup(&g->scope, "float"))
             return float_call(g, e);
-        if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
-            return ig_error(g, e->loc, "Python's %s() is not supported in Swage kernels; use "
-                                       "sl.minimum/sl.maximum or sl.%s", f->name, f->name);
+        if ((!strcmp(f->name, "min") || !strcmp(f->name, "max")) && !env_lookup(&g->scope, f->name))
+            return python_minmax(g, e, !strcmp(f->name, "max"));
         if (ig_is_builtin_name(f->name))
             return ig_error(g, e->loc, "'%s' is not defined; did you mean 'sl.%s'?", f->name, f->name);
         if (env_lookup(&g->scope, f->name))
@@ -961,6 +1041,8 @@ gval ig_expr(irgen *g, const ast_expr *e)
 {
     if (ig_failed(g))
         return (gval){0};
+    if (e == g->bound_expr)
+        return g->bound_val;
     switch (e->kind) {
     case AST_INT: return gv_int(e->ival);
     case AST_FLOAT: return gv_float(e->fval);
@@ -982,6 +1064,8 @@ gval ig_expr(irgen *g, const ast_expr *e)
     case AST_ATTR:
         if (is_math_module(g, e->lhs))
             return ig_error(g, e->loc, "sl.math.%s is a function: call it", e->name);
+        if (is_libdevice_module(g, e->lhs))
+            return ig_error(g, e->loc, "sl.extra.libdevice.%s is a function: call it", e->name);
         if (is_language_module(g, e->lhs))
             return ig_builtin_attr(g, e, e->name);
         return attribute(g, e);

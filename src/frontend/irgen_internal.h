@@ -125,6 +125,11 @@ typedef struct irgen {
     const char **call_stack;
     int call_depth, capcall;
     src_loc call_loc;
+    /* A method call's receiver, already evaluated: ig_expr of bound_expr
+     * gives bound_val (x.exp() lowers as sl.exp(x) without evaluating x
+     * twice). */
+    const struct ast_expr *bound_expr;
+    gval bound_val;
 } irgen;
 
 /* The location an op gets: loc, or while inlining a call, the call's place
@@ -190,6 +195,11 @@ gval ig_call_function_values(irgen *g, src_loc loc, const char *name, const char
                              int nargs);
 /* sl.static_assert(cond, msg=""): a compile error at cond when false. */
 gval ig_static_assert(irgen *g, const ast_expr *call);
+/* sl.static_print(*values, sep=" ", end="\n"): writes the values known
+ * while compiling (and the types of runtime ones) to stderr. */
+gval ig_static_print(irgen *g, const ast_expr *call);
+/* sl.device_print(prefix, *values, hex=False): an sw.print op. */
+gval ig_device_print(irgen *g, const ast_expr *call);
 
 /* Statements (irgen.c) and loops (irgen_loops.c). */
 void ig_lower_block(irgen *g, const ast_block *b);
@@ -273,6 +283,9 @@ gval ig_segment_builtin(irgen *g, const ast_expr *call, const char *name, const 
 bool ig_ptr_and_mask(irgen *g, const char *who, const ast_expr *pa, gval p, const ast_expr *ma, gval m,
                      ir_value *ptr, ir_value *mask);
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name);
+/* sl.extra.libdevice.<name>(...): the built-in of the same meaning, or an
+ * error naming a libdevice function Swage lacks. */
+gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name);
 /* sl.randint, sl.rand, sl.randn (irgen_random.c): args are seed, offset,
  * n_rounds (NULL when not given). */
 gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args);

@@ -640,3 +640,10 @@ void ir_scalar_store(ir_dtype dt, void *p, ir_scalar v)
     default: break;
     }
 }
+
+ir_scalar ir_eval_bitcast(ir_dtype from, ir_dtype to, ir_scalar a)
+{
+    unsigned char bytes[8] = {0};
+    ir_scalar_store(from, bytes, a);
+    return ir_scalar_load(to, bytes);
+}

@@ -37,6 +37,9 @@ bool ir_eval_ternary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar b, ir_
 /* predicate: "lt" "le" "gt" "ge" "eq" "ne"; returns 0/1, or -1 for a bad predicate. */
 int ir_eval_cmp(const char *predicate, ir_dtype dt, ir_scalar a, ir_scalar b);
 ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a);
+/* sw.bitcast: a's bits in memory (as ir_scalar_store writes them) read back
+ * as `to`, a dtype of the same width. */
+ir_scalar ir_eval_bitcast(ir_dtype from, ir_dtype to, ir_scalar a);
 /* The binary op a reduction kind combines with: "sum" -> sw.add, "prod" ->
  * sw.mul, "max" -> sw.maximum, "min" -> sw.minimum; IR_OP_COUNT otherwise
  * (also for NULL). */

@@ -180,6 +180,19 @@ static bool check_cast(verifier *v, const ir_op *op)
     return true;
 }
 
+static bool check_bitcast(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    if (is_ptr_elem(x) || is_ptr_elem(r) || !same_shape(x, r))
+        return fail(v, op, "'sw.bitcast' takes numbers to numbers of one shape (%s to %s)", TY(x, a),
+                    TY(r, b));
+    if (ir_dtypes[elem_dtype(x)].bits != ir_dtypes[elem_dtype(r)].bits || elem_dtype(x) == DT_I1)
+        return fail(v, op, "'sw.bitcast' needs element types of one width, not i1 (%s to %s)",
+                    TY(x, a), TY(r, b));
+    return true;
+}
+
 static bool check_addptr(verifier *v, const ir_op *op)
 {
     char a[64], b[64];
@@ -632,6 +645,8 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_ATOMIC_RMW:
         case IR_ATOMIC_CAS:
         case IR_FENCE:
+        case IR_BARRIER:
+        case IR_PRINT:
             return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
                         "(one with simt.num_threads)", name_of(op));
         default: return true;
@@ -714,6 +729,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_ARANGE: return check_arange(v, op);
     case IR_SPLAT: return check_splat(v, op);
     case IR_CAST: return check_cast(v, op);
+    case IR_BITCAST: return check_bitcast(v, op);
     case IR_ADDPTR: return check_addptr(v, op);
     case IR_LOAD: return check_load(v, op);
     case IR_STORE: return check_store(v, op);
@@ -722,7 +738,14 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_ATOMIC_RMW:
     case IR_SIMT_ATOMIC_CAS: return verify_atomic(v, op);
     case IR_FENCE:
+    case IR_BARRIER:
     case IR_SIMT_FENCE: return true;
+    case IR_PRINT:
+    case IR_SIMT_PRINT:
+        for (int i = 0; i < op->noperands; i++)
+            if (is_ptr_elem(operand_type(v, op, i)))
+                return fail(v, op, "'%s' prints numbers, not pointers", name_of(op));
+        return true;
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
     case IR_REDUCE: return check_reduce(v, op);

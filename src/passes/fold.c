@@ -106,7 +106,7 @@ static bool is_unary(const ir_op *op)
 {
     const ir_op_info *info = &ir_ops[op->kind];
     return (info->flags & F_ELEM) && (info->flags & F_PURE) && info->noperands == 1 &&
-           op->kind != IR_CAST;
+           op->kind != IR_CAST && op->kind != IR_BITCAST;
 }
 
 static bool is_binary(const ir_op *op)
@@ -153,6 +153,8 @@ static bool fold_constant_operands(folder *f, ir_op *op)
         r.i = c;
     } else if (op->kind == IR_CAST) {
         r = ir_eval_cast(dt, (ir_dtype)rt.dtype, a);
+    } else if (op->kind == IR_BITCAST) {
+        r = ir_eval_bitcast(dt, (ir_dtype)rt.dtype, a);
     } else if (op->kind == IR_SPLAT) {
         if (rt.dtype != dt)
             return false;

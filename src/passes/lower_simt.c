@@ -917,6 +917,25 @@ static bool lower_op(lowerer *lw, ir_op *op)
     case IR_ATOMIC_RMW:
     case IR_ATOMIC_CAS: lower_atomic(lw, op); return true;
     case IR_FENCE: op->kind = IR_SIMT_FENCE; return true;
+    case IR_PRINT:
+        if (lw->group != lw->threads) {
+            diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                          "sl.device_print is not supported in a segment program");
+            return false;
+        }
+        op->kind = IR_SIMT_PRINT;
+        return true;
+    case IR_BARRIER:
+        /* bar.sync waits for the whole CTA: programs sharing one (a
+         * segment program's task kernels) could wait on each other. */
+        if (lw->group != lw->threads) {
+            diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                          "sl.debug_barrier is not supported in a segment program (its programs "
+                          "share CTAs, and the barrier waits for the whole CTA)");
+            return false;
+        }
+        op->kind = IR_SIMT_BARRIER;
+        return true;
     case IR_ARANGE: lower_arange(lw, op); return true;
     case IR_LOAD: lower_load(lw, op); return true;
     case IR_STORE: lower_store(lw, op); return true;

@@ -382,8 +382,6 @@ def test_layer_norm_backward_locked(rng, executor, dtype):
     check_dwdb(dw, db, xhat, dy, sw.cdiv(M, G), dtype, rng.seed, what)
 
 
-@pytest.mark.xfail(strict=True, reason="sl.debug_barrier is not a Swage built-in (the tutorial "
-                   "calls it before releasing the lock)")
 @pytest.mark.parametrize("executor", EXECUTORS)
 def test_layer_norm_backward_locked_with_barrier(rng, executor):
     # The tutorial's kernel as written, barrier included.

@@ -189,7 +189,7 @@ def k_dtype_called(x_ptr, out_ptr, n):
 @sw.jit
 def k_unknown_method(x_ptr, out_ptr, BLOCK: sl.constexpr):
     v = sl.load(x_ptr + sl.arange(0, BLOCK))
-    s = v.sum()  # error at col 9: .sum
+    s = v.softmax()  # error at col 9: .softmax
 
 
 @sw.jit

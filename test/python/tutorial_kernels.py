@@ -199,8 +199,8 @@ def layer_norm_bwd_dx_kernel(DX, DY, DW, DB, X, W, Mean, Rstd, Lock, stride, N,
 def layer_norm_bwd_dx_nobarrier_kernel(DX, DY, DW, DB, X, W, Mean, Rstd, Lock, stride, N,
                                        GROUP_SIZE_M: sl.constexpr,
                                        BLOCK_SIZE_N: sl.constexpr):
-    # The same kernel without the barrier before the lock's release (the
-    # one line Swage cannot compile yet). Correct on the CPU executors,
+    # The same kernel without the barrier before the lock's release (as
+    # ports without sl.debug_barrier wrote it). Correct on the CPU executors,
     # which run one program at a time; on a GPU the release could overtake
     # other threads' stores.
     row = sl.program_id(0)

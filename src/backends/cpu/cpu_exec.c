@@ -418,6 +418,11 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
                 return false;
             break;
         case IR_FENCE:
+        case IR_BARRIER:
+            break;
+        case IR_PRINT:
+            if (!cpu_exec_print(c, op))
+                return false;
             break; /* one program at a time: memory is always in order */
         case IR_FOR:
             if (!exec_for(c, op))

@@ -153,6 +153,8 @@ void cpu_copy_value_active(cpu_ctx *c, ir_value dst, ir_value src);
  * result lane. Returns false with c->d set on failure; operands were
  * checked by cpu_setup.c. */
 bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op);
+/* sw.print / simt.print (cpu_print.c): writes the values to stdout. */
+bool cpu_exec_print(cpu_ctx *c, const ir_op *op);
 /* True for the op kinds cpu_exec_value_op runs. */
 bool cpu_is_value_op(ir_op_kind kind);
 

@@ -181,7 +181,7 @@ static bool semantic_only(ir_op_kind kind)
     return kind == IR_PROGRAM_ID || kind == IR_NUM_PROGRAMS || kind == IR_ARANGE ||
            kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || kind == IR_ATOMIC_RMW ||
            kind == IR_ATOMIC_CAS ||
-           kind == IR_FENCE || cpu_is_segment_op(kind) || cpu_is_scan_op(kind);
+           kind == IR_FENCE || kind == IR_BARRIER || kind == IR_PRINT || cpu_is_segment_op(kind) || cpu_is_scan_op(kind);
 }
 
 /* Views (!sw.segment<T>) go only to the segment ops, or through control
@@ -272,6 +272,10 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
     case IR_FENCE:
     case IR_SIMT_FENCE:
         return no == 0 || cpu_internal(c, op, "a fence takes no operands");
+    case IR_BARRIER:
+        return no == 0 || cpu_internal(c, op, "a barrier takes no operands");
+    case IR_PRINT:
+        return true;
     case IR_ATOMIC_RMW:
     case IR_ATOMIC_CAS:
     case IR_SIMT_ATOMIC_RMW:

@@ -183,7 +183,7 @@ static bool exec_cast(cpu_ctx *c, const ir_op *op)
     const ir_scalar *a = cpu_vals(c, op->operands[0]);
     ir_scalar *o = cpu_vals(c, r);
     for (int32_t i = 0; i < n; i++)
-        o[i] = ir_eval_cast(from, to, a[i]);
+        o[i] = op->kind == IR_BITCAST ? ir_eval_bitcast(from, to, a[i]) : ir_eval_cast(from, to, a[i]);
     return true;
 }
 
@@ -283,7 +283,7 @@ bool cpu_is_value_op(ir_op_kind kind)
     case IR_SHR: case IR_CMP: case IR_SELECT: case IR_NEG: case IR_NOT: case IR_ABS:
     case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
     case IR_FLOOR: case IR_CEIL: case IR_SIN: case IR_COS: case IR_SIGMOID: case IR_ERF:
-    case IR_FMA: case IR_CAST:
+    case IR_FMA: case IR_CAST: case IR_BITCAST:
     case IR_SPLAT: case IR_REDUCE: case IR_SIMT_VREDUCE:
         return true;
     default:
@@ -306,7 +306,8 @@ bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op)
     case IR_LOG2: case IR_SQRT: case IR_RSQRT: case IR_FLOOR: case IR_CEIL: case IR_SIN:
     case IR_COS: case IR_SIGMOID: case IR_ERF:
         return exec_unary(c, op);
-    case IR_CAST: return exec_cast(c, op);
+    case IR_CAST:
+    case IR_BITCAST: return exec_cast(c, op);
     case IR_SPLAT: return exec_splat(c, op);
     case IR_REDUCE: case IR_SIMT_VREDUCE: return exec_reduce(c, op);
     default: return cpu_internal(c, op, "not a value op");

@@ -40,7 +40,7 @@ bool cpu_is_simt_op(ir_op_kind kind)
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
     case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR: case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
-    case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER:
+    case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER: case IR_SIMT_PRINT:
         return true;
     default:
         return false;
@@ -133,6 +133,7 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
         return true;
     }
     case IR_SIMT_BARRIER:
+    case IR_SIMT_PRINT:
         return true;
     default:
         return cpu_internal(c, op, "not a SIMT op");
@@ -443,6 +444,7 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_SMEM_STORE: return exec_smem_store(c, op);
     case IR_SIMT_SMEM_LOAD: return exec_smem_load(c, op);
     case IR_SIMT_BARRIER: return exec_barrier(c, op);
+    case IR_SIMT_PRINT: return cpu_exec_print(c, op);
     default: return cpu_internal(c, op, "not a SIMT op");
     }
 }

@@ -129,6 +129,24 @@ static bool emit_cast(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* Same-width reinterpretation: one mov of the width between register
+ * classes (f32 %f <-> i32 %r, f64 %fd <-> i64 %rd, f16 <-> bf16 %h). */
+static bool emit_bitcast(ptx_emitter *e, const ir_op *op)
+{
+    ir_type t = ir_value_type(e->m, op->results[0]);
+    ptx_reg *s = ptx_regs(e, op->operands[0]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    int bits = ir_dtypes[t.dtype].bits;
+    char dn[16], sn[16];
+    ir_dtype from = elem_dtype(e, op->operands[0]);
+    for (int j = 0; j < ptx_slots(t); j++)
+        if (bits == 8) /* i8 <-> ui8 live widened in %r: the wrapping conversion */
+            ptx_emit_cast(e, from, (ir_dtype)t.dtype, d[j], s[j]);
+        else
+            ptx_line(e, "mov.b%d %s, %s;", bits, ptx_reg_name(d[j], dn), ptx_reg_name(s[j], sn));
+    return true;
+}
+
 /* ---- threads and blocks ------------------------------------------------------------- */
 
 static bool emit_special(ptx_emitter *e, const ir_op *op, const char *reg)
@@ -561,12 +579,20 @@ static bool emit_barrier(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+static bool emit_print(ptx_emitter *e, const ir_op *op)
+{
+    (void)op;
+    return ptx_compile_error(e, "sl.device_print is not supported on the GPU yet: it prints on the "
+                                "CPU executors only (executor=\"semantic\" or \"simt\")");
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_CONSTANT] = emit_constant,
     [IR_SPLAT] = emit_splat,
     [IR_CAST] = emit_cast,
+    [IR_BITCAST] = emit_bitcast,
     [IR_ADDPTR] = emit_addptr,
     [IR_ADD] = emit_elementwise_op,
     [IR_SUB] = emit_elementwise_op,
@@ -618,6 +644,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_SMEM_STORE] = emit_smem_store,
     [IR_SIMT_SMEM_LOAD] = emit_smem_load,
     [IR_SIMT_BARRIER] = emit_barrier,
+    [IR_SIMT_PRINT] = emit_print,
 };
 
 bool ptx_emit_simple_op(ptx_emitter *e, const ir_op *op)

@@ -593,3 +593,13 @@ func.func @k(%c: i1, %x: i32) {
   }) : (i1, i32) -> i32
   "func.return"() : () -> ()
 }
+
+// -----
+
+// CHECK: error: 'sw.bitcast' needs element types of one width, not i1 (f32 to f16)
+module {
+  func.func @bitcast_width(%x: f32) {
+    %0 = "sw.bitcast"(%x) : (f32) -> f16
+    "func.return"() : () -> ()
+  }
+}
