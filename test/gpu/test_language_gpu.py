@@ -1,0 +1,112 @@
+"""The newest tile-language constructs on the GPU, against the reference
+executor on the same inputs: scans, argmax/argmin, histogram, gather
+(test/python/test_scans.py), while/break/continue and early return
+(test_control_flow.py), calls of @sw.jit functions (test_jit_calls.py).
+Each kernel runs once on CPU NumPy arrays (executor="semantic") and once on
+CUDA copies of them; every array must come back equal (integers and
+element-wise float results) or within float32 reassociation (scans and
+reductions, whose order differs by design: docs/language.md).
+"""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
+
+import test_control_flow as cf  # noqa: E402  (test/python)
+import test_jit_calls as calls  # noqa: E402
+import test_scans as scans  # noqa: E402
+
+
+def run_both(kernel, arrays, scalars, constexprs, grid):
+    """(cpu arrays, gpu arrays) after one launch on each, from the same inputs."""
+    cpu = {k: v.copy() for k, v in arrays.items()}
+    kernel.launch(arguments=dict(cpu, **scalars), constexprs=constexprs, grid=grid, executor="semantic")
+    gpu = {k: torch.from_numpy(v.copy()).cuda() for k, v in arrays.items()}
+    kernel.launch(arguments=dict(gpu, **scalars), constexprs=constexprs, grid=grid)
+    torch.cuda.synchronize()
+    return cpu, {k: v.cpu().numpy() for k, v in gpu.items()}
+
+
+def same(cpu, gpu, rtol=0.0, atol=0.0):
+    for name in cpu:
+        if rtol or atol:
+            np.testing.assert_allclose(gpu[name], cpu[name], rtol=rtol, atol=atol, err_msg=name)
+        else:
+            assert np.array_equal(gpu[name], cpu[name], equal_nan=cpu[name].dtype.kind == "f"), name
+
+
+@pytest.mark.parametrize("block", [1, 32, 256, 1024])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_gpu_cumsum_and_cumprod(rng, block, reverse):
+    x = rng.integers(-5, 6, block).astype(np.int32)
+    for prod in (False, True):
+        cpu, gpu = run_both(scans.cum_kernel, {"x_ptr": x, "y_ptr": np.zeros(block, np.int32)}, {},
+                            {"BLOCK": block, "REVERSE": reverse, "PROD": prod}, (1,))
+        same(cpu, gpu)  # integers wrap alike in any order
+    xf = rng.standard_normal(block).astype(np.float32)
+    cpu, gpu = run_both(scans.cum_kernel, {"x_ptr": xf, "y_ptr": np.zeros(block, np.float32)}, {},
+                        {"BLOCK": block, "REVERSE": reverse, "PROD": False}, (1,))
+    same(cpu, gpu, rtol=1e-5, atol=1e-5 * block)
+
+
+@pytest.mark.parametrize("block", [16, 1024])
+@pytest.mark.parametrize("left", [True, False])
+def test_gpu_argmax_argmin(rng, block, left):
+    x = rng.integers(-3, 4, block).astype(np.float32)  # ties
+    x[rng.integers(0, block)] = np.nan
+    cpu, gpu = run_both(scans.arg_kernel, {"x_ptr": x, "r_ptr": np.zeros(2, np.int32)}, {},
+                        {"BLOCK": block, "LEFT": left}, (1,))
+    same(cpu, gpu)
+
+
+@pytest.mark.parametrize("block, bins", [(64, 64), (1024, 128)])
+def test_gpu_histogram_and_gather(rng, block, bins):
+    x = rng.integers(-3, bins + 3, block).astype(np.int32)
+    cpu, gpu = run_both(scans.histogram_kernel, {"x_ptr": x, "h_ptr": np.zeros(bins, np.int32),
+                                                 "m_ptr": np.zeros(bins, np.int32)}, {},
+                        {"BLOCK": block, "BINS": bins}, (1,))
+    same(cpu, gpu)
+    src = rng.standard_normal(block).astype(np.float32)
+    idx = rng.integers(0, block, 256).astype(np.int32)
+    cpu, gpu = run_both(scans.gather_kernel, {"x_ptr": src, "i_ptr": idx, "y_ptr": np.zeros(256, np.float32)},
+                        {}, {"N": block, "M": 256}, (1,))
+    same(cpu, gpu)
+
+
+def test_gpu_while_break_continue_and_early_return(rng):
+    rows, block = 6, cf.BLOCK
+    x = rng.standard_normal(rows * 8 * block).astype(np.float32)
+    lengths = rng.integers(0, 9, rows).astype(np.int32)
+    cpu, gpu = run_both(cf.k_row_sums, {"x_ptr": x, "lengths_ptr": lengths,
+                                        "out_ptr": np.zeros(rows * block, np.float32)}, {},
+                        {"BLOCK": block}, (rows,))
+    same(cpu, gpu, rtol=1e-6, atol=1e-6)
+    n = 50
+    start = rng.integers(1, 10000, n + 3).astype(np.int32)
+    cpu, gpu = run_both(cf.k_collatz, {"n_ptr": start, "steps_ptr": np.zeros(n + 3, np.int32)}, {"n": n},
+                        {}, (n + 3,))
+    same(cpu, gpu)
+    v = rng.standard_normal(300).astype(np.float32)
+    cpu, gpu = run_both(cf.k_first_above, {"x_ptr": v, "out_ptr": np.zeros(1, np.int32)},
+                        {"n": 300, "limit": 1.5}, {}, (1,))
+    same(cpu, gpu)
+    cpu, gpu = run_both(cf.k_sum_skipping, {"x_ptr": v, "out_ptr": np.zeros(1, np.float32)}, {"n": 300},
+                        {}, (1,))
+    same(cpu, gpu, rtol=1e-5, atol=1e-5)
+
+
+def test_gpu_calls_of_jit_functions(rng):
+    n, block = 1000, 128
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    grid = ((n + block - 1) // block,)
+    cpu, gpu = run_both(calls.k_axpy, {"x_ptr": x, "y_ptr": y, "out_ptr": np.zeros(n, np.float32)},
+                        {"a": 0.5, "n": n}, {"BLOCK": block}, grid)
+    same(cpu, gpu, rtol=1e-6, atol=1e-6)
+    cpu, gpu = run_both(calls.k_tuple, {"x_ptr": x, "y_ptr": y, "s_ptr": np.zeros(n, np.float32),
+                                        "d_ptr": np.zeros(n, np.float32)}, {"n": n}, {"BLOCK": block}, grid)
+    same(cpu, gpu)
+    cpu, gpu = run_both(calls.k_early_return_value, {"x_ptr": x, "out_ptr": np.zeros(n, np.float32)},
+                        {"n": n, "limit": 0.25}, {"BLOCK": block}, grid)
+    same(cpu, gpu)
