@@ -53,14 +53,10 @@ enum { /* CUjit_option */
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 enum { DEFAULT_DYNAMIC_SMEM = 48 * 1024 }; /* what a launch may use without opting in */
 
-/* Entry points, by their exported (versioned) names: cuda.h maps
- * cuCtxPushCurrent to cuCtxPushCurrent_v2, cuMemAlloc to cuMemAlloc_v2 and
- * so on; the unversioned cuLaunchKernel and cuStreamSynchronize are the
- * legacy-default-stream variants (not the _ptsz ones), which is what a
- * NULL stream must mean here, as in PyTorch. */
-/* cuLaunchKernelEx's CUlaunchConfig and CUlaunchAttribute, as cuda.h lays
- * them out (test_cuda_runtime checks the layout against cuda.h where the
- * toolkit is installed). */
+/* cuLaunchKernelEx's CUlaunchConfig and CUlaunchAttribute, laid out as in
+ * CUDA 12 and 13's cuda.h (a 4-byte id padded to 8, then a 64-byte union;
+ * the grid, block, shared memory, stream, attributes and their count); the
+ * asserts pin the sizes and offsets compared with it. */
 enum { CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
 typedef struct launch_attribute {
     int id;
@@ -81,6 +77,11 @@ _Static_assert(sizeof(launch_attribute) == 72, "CUlaunchAttribute is 72 bytes");
 _Static_assert(offsetof(launch_config, stream) == 32 && offsetof(launch_config, nattrs) == 48 &&
                sizeof(launch_config) == 56, "CUlaunchConfig's layout");
 
+/* Entry points, by their exported (versioned) names: cuda.h maps
+ * cuCtxPushCurrent to cuCtxPushCurrent_v2, cuMemAlloc to cuMemAlloc_v2 and
+ * so on; the unversioned cuLaunchKernel and cuStreamSynchronize are the
+ * legacy-default-stream variants (not the _ptsz ones), which is what a
+ * NULL stream must mean here, as in PyTorch. */
 typedef struct driver_api {
     CUresult (*Init)(unsigned int flags);
     CUresult (*DeviceGetCount)(int *count);
