@@ -193,6 +193,23 @@ def expected_location(kernel, path):
     raise AssertionError("no error marker in " + kernel.__name__)
 
 
+def expect_compile_error_at_marker(kernel, path, signature, constexprs=None):
+    """Compiles `kernel` (defined in the test file `path`) with `signature`
+    and asserts a swage.CompileError at its marker comment's line and
+    column in that file, whose message holds every word of the marker;
+    returns the error."""
+    import pytest
+    import swage as sw
+    line, col, words = expected_location(kernel, path)
+    with pytest.raises(sw.CompileError) as info:
+        kernel.emit_mlir(signature=signature, constexprs=constexprs or {}, stage="source")
+    error = info.value
+    assert (error.filename, error.lineno, error.col) == (path, line, col), str(error)
+    for word in words.split(", "):
+        assert word.lower() in error.message.lower(), str(error)
+    return error
+
+
 # ---- the fake CUDA driver (test/python/fake_libcuda.c) ----------------------------
 
 class FakeDriverState(ctypes.Structure):

@@ -535,13 +535,7 @@ ERROR_CASES = [
 
 @pytest.mark.parametrize("kernel, signature", ERROR_CASES, ids=[c[0].__name__ for c in ERROR_CASES])
 def test_compile_error_location(kernel, signature):
-    line, col, words = swage_testing.expected_location(kernel, __file__)
-    with pytest.raises(sw.CompileError) as info:
-        kernel.emit_mlir(signature=signature, stage="source")
-    error = info.value
-    assert (error.filename, error.lineno, error.col) == (__file__, line, col), str(error)
-    for word in words.split(", "):
-        assert word.lower() in error.message.lower(), str(error)
+    swage_testing.expect_compile_error_at_marker(kernel, __file__, signature)
 
 
 @pytest.mark.parametrize("sem", ["relaxed", "acquire", "release", "acq_rel", None])

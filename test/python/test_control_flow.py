@@ -340,11 +340,5 @@ ERRORS = [k_static_assert_fails, k_static_assert_runtime, k_local_constexpr_runt
 
 @pytest.mark.parametrize("kernel", ERRORS, ids=[k.__name__ for k in ERRORS])
 def test_errors_point_at_line_and_column(kernel):
-    line, col, words = swage_testing.expected_location(kernel, __file__)
-    with pytest.raises(sw.CompileError) as info:
-        kernel.emit_mlir(signature={"x_ptr": "*f32", "n": "i32"}, constexprs={"BLOCK": BLOCK},
-                         stage="source")
-    error = info.value
-    assert (error.filename, error.lineno, error.col) == (__file__, line, col), str(error)
-    for word in words.split(", "):
-        assert word.lower() in error.message.lower(), str(error)
+    swage_testing.expect_compile_error_at_marker(kernel, __file__, {"x_ptr": "*f32", "n": "i32"},
+                                                 {"BLOCK": BLOCK})

@@ -17,13 +17,7 @@ EXECUTORS = ["semantic", "simt"]
 
 
 def expect_compile_error(kernel, signature, constexprs=None):
-    line, col, words = swage_testing.expected_location(kernel, __file__)
-    with pytest.raises(sw.CompileError) as info:
-        kernel.emit_mlir(signature=signature, constexprs=constexprs or {}, stage="source")
-    error = info.value
-    assert (error.filename, error.lineno, error.col) == (__file__, line, col), str(error)
-    for word in words.split(", "):
-        assert word.lower() in error.message.lower(), str(error)
+    return swage_testing.expect_compile_error_at_marker(kernel, __file__, signature, constexprs)
 
 
 # ---- sl.debug_barrier ---------------------------------------------------------------------

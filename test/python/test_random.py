@@ -293,10 +293,4 @@ CASES = [k_float_offset, k_float_seed, k_pointer_offset, k_runtime_rounds, k_too
 
 @pytest.mark.parametrize("kernel", CASES, ids=[k.__name__ for k in CASES])
 def test_malformed_use_is_a_compile_error_at_the_construct(kernel):
-    line, col, words = swage_testing.expected_location(kernel, __file__)
-    with pytest.raises(sw.CompileError) as info:
-        kernel.emit_mlir(signature=PTRS, constexprs={}, stage="source")
-    error = info.value
-    assert (error.filename, error.lineno, error.col) == (__file__, line, col), str(error)
-    for word in words.split(", "):
-        assert word.lower() in error.message.lower(), str(error)
+    swage_testing.expect_compile_error_at_marker(kernel, __file__, PTRS)
