@@ -530,8 +530,10 @@ static void build_list_section(planner *pl, int c)
     set_int(pl, "sw.list", c);
     set_int(pl, "sw.tile", block);
     ir_attr_set_str(pl->m, pl->func, "sw.overflow", stream ? "stream" : "none");
+    /* EXPERIMENT: a one-stage program links every section into one kernel
+     * (one launch fewer; the wide sections' registers for all) */
     ir_attr_set_str(pl->m, pl->func, "sw.link",
-                    shape.slots <= NARROW_SLOTS ? "lists" : "lists_wide");
+                    shape.slots <= NARROW_SLOTS || pl->p.nstages == 1 ? "lists" : "lists_wide");
     ir_builder b = kernel_body(pl);
     ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
     ir_value count = list_count(pl, &b, c), base = list_base(pl, &b, c);

@@ -96,9 +96,8 @@
 // LINKED-LABEL: func.func @segmented_sum__direct_subwarp4(
 // LINKED-SAME:    simt.num_threads = 128 : i32
 // LINKED-LABEL: func.func @segmented_sum__lists(
-// LINKED-SAME:    simt.num_threads = 256 : i32, simt.smem_bytes = 256 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.lists = "0,1,2,3,4,5,6,9,11", sw.sections = 9 : i32, sw.task = "lists"
-// LINKED-LABEL: func.func @segmented_sum__lists_wide(
-// LINKED-SAME:    sw.lists = "7,8,10", sw.sections = 3 : i32, sw.task = "lists"
+// LINKED-SAME:    sw.sections = 12 : i32, sw.task = "lists"
+// LINKED-NOT:   func.func @segmented_sum__lists_wide(
 // LINKED-NOT:   func.func @segmented_sum__list0
 // LINKED-LABEL: func.func @segmented_sum__split0(
 func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>) attributes {sw.stages = 1 : i32} {
