@@ -106,6 +106,9 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->stage = (int32_t)int_attr(f, "sw.stage", 0);
         k->block_threads = (int32_t)int_attr(f, "simt.num_threads", int_attr(f, "sw.block_threads", 128));
         k->program_threads = (int32_t)int_attr(f, "sw.program_threads", k->block_threads);
+        k->tasks_per_program = (int32_t)int_attr(f, "sw.tasks_per_program", 1);
+        if (k->tasks_per_program < 1)
+            k->tasks_per_program = 1;
         for (const char *l = str_attr(f, "sw.lists"); l && *l;) {
             char *end;
             long c = strtol(l, &end, 10);
@@ -268,9 +271,9 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
      * longer than split_min */
     if (!direct || sz->segments <= 0)
         return;
-    rt->launches[rt->nlaunches++] =
-        (plan_launch){rt->direct, (sz->segments + direct->block_threads / direct->program_threads - 1) /
-                                      (direct->block_threads / direct->program_threads)};
+    int64_t programs = (sz->segments + direct->tasks_per_program - 1) / direct->tasks_per_program;
+    int64_t per_cta = direct->block_threads / direct->program_threads;
+    rt->launches[rt->nlaunches++] = (plan_launch){rt->direct, (programs + per_cta - 1) / per_cta};
     /* (a classifying direct kernel, tile 0, lists even empty segments) */
     bool overflow = direct->to_lists && (direct_max == 0 || sz->limit > direct_max);
     for (int k = 0; k < info->nkernels; k++) {

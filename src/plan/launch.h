@@ -28,6 +28,7 @@ typedef struct plan_kernel {
     int32_t block_threads;   /* CTA size */
     uint32_t lists;          /* lists kernels: the lists it runs (bit c: list c) */
     int32_t program_threads; /* threads per task */
+    int32_t tasks_per_program; /* direct: segments each program runs (1 or more) */
 } plan_kernel;
 
 /* What every kernel's hidden parameter i (after the program's runtime

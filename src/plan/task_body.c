@@ -492,12 +492,40 @@ ir_value task_span(task_emitter *e, int32_t block)
     return irb_binary(&e->b, IR_SUB, e->start32 == IR_NO_VALUE ? e->end : e->end32, tile_start_narrow(e, block));
 }
 
+static void begin_single(task_emitter *e, int32_t block)
+{
+    for (int32_t v = 0; v < e->p->nvalues; v++)
+        e->tile_of[v] = IR_NO_VALUE;
+    build_index(e, tile_start_narrow(e, block), block);
+}
+
+void task_emit_single_loads(task_emitter *e, int32_t block, ir_value also)
+{
+    const task_program *p = e->p;
+    begin_single(e, block);
+    if (also != IR_NO_VALUE)
+        e->mask = irb_binary(&e->b, IR_AND, e->mask, irb_splat(&e->b, also, ir_value_type(p->m, e->mask)));
+    uint8_t *wanted = arena_alloc(p->m->ar, (size_t)p->nvalues + 1);
+    memset(wanted, 0, (size_t)p->nvalues + 1);
+    for (int32_t k = 0; k < p->nstages; k++) {
+        mark_needed(e, k);
+        for (int32_t v = 0; v < p->nvalues; v++)
+            wanted[v] |= e->needed[v];
+    }
+    for (int i = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        if (p->cls[i] == TASK_SEGVAL && op->kind == IR_LOAD_SEGMENT && wanted[op->results[0]])
+            make_tile(e, op, block);
+    }
+    e->preloaded = true;
+}
+
 void task_emit_single(task_emitter *e, int32_t block)
 {
     const task_program *p = e->p;
-    for (int32_t v = 0; v < p->nvalues; v++)
-        e->tile_of[v] = IR_NO_VALUE;
-    build_index(e, tile_start_narrow(e, block), block);
+    if (!e->preloaded)
+        begin_single(e, block);
+    e->preloaded = false;
     for (int32_t k = 0; k < p->nstages; k++) {
         mark_needed(e, k);
         for (int i = 0; i < p->nops; i++) {

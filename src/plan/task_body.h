@@ -82,6 +82,7 @@ typedef struct task_emitter {
     uint8_t *needed;    /* [p->nvalues] */
     ir_value base;      /* i64: the element the tile starts at */
     ir_value rel, mask; /* i32 tile 0 .. block-1; i1 tile: inside [start, end) */
+    bool preloaded;     /* task_emit_single_loads ran: the tile and its loads are made */
 } task_emitter;
 
 void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_value *map);
@@ -104,6 +105,13 @@ void task_emit_post(task_emitter *e, int32_t k, bool pure_only);
 /* Every stage on one tile of `block` elements at start rounded down to 4
  * elements (the caller knows end - that <= block: task_span). */
 void task_emit_single(task_emitter *e, int32_t block);
+/* The loads task_emit_single will use (every segment load a stage needs,
+ * on the same tile), made now, with `also` (an i1 scalar, or IR_NO_VALUE)
+ * and-ed into the mask: a kernel running several tasks issues all their
+ * loads before any task's other work, so that they are in flight together
+ * (segment loads are not ordered against the program's stores). A later
+ * task_emit_single of the same block, where `also` holds, uses them. */
+void task_emit_single_loads(task_emitter *e, int32_t block, ir_value also);
 /* How a stage streams its tiles. MASKED: every tile masked, one at a time
  * (the least code: for a task that streams at most two tiles, none of
  * which lies inside both ends). INSIDE: only the tiles at the segment's

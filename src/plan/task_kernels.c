@@ -64,6 +64,18 @@ enum { SLOT_BUDGET = 32, SUBWARP_SLOTS = 4, DIRECT_THREADS = 128 };
  * go to the lists, whose wider tasks (and the split) keep one segment
  * from holding a small group for long. */
 enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
+/* Tasks (segments) on each program of auto's one-element direct kernel
+ * (emit_segment_tasks), and the most any kernel takes. The H200 measured
+ * 2 against 1, 4 and 8 for every direct kernel in one run
+ * (bench/results/variants-2026-12-02b-h200.txt): 2 took the one-element
+ * kernel from 58% to 82% of copy on singletons, 4 reached 65% and 8 47%
+ * (registers: a task keeps its offsets, range and mask live); the sub-warp
+ * kernels ran slower batched at every size (tiny-uniform 31% -> 25, 17,
+ * 11%), so they run one task a program. Nor did one thread a segment help
+ * them (tiles of 8 .. 32 on one thread instead of lane groups: tiny-uniform
+ * 31% -> 22% at tile 32, power-law 17 -> 18%; variants-2026-12-02c). */
+enum { DIRECT_BATCH_ONE_ELEMENT = 2, DIRECT_BATCH_MAX = 8 };
+
 
 int plan_shapes(int live, plan_shape *out)
 {
@@ -459,6 +471,84 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
 
 /* ---- direct kernels: one task per segment --------------------------------------- */
 
+/* Whether every segment load reads through a kernel parameter (not a
+ * pointer the prologue computes): then a task's loads can be made before
+ * its prologue runs (emit_segment_tasks). */
+static bool loads_from_params(const planner *pl)
+{
+    const task_program *p = &pl->p;
+    const ir_block *params = ir_func_body(p->func);
+    for (int i = 0; i < p->nops; i++) {
+        if (p->ops[i]->kind != IR_LOAD_SEGMENT)
+            continue;
+        const ir_op *view = pl->m->values[p->ops[i]->operands[0]].def;
+        bool param = false;
+        for (int a = 0; a < params->nargs; a++)
+            param = param || params->args[a] == view->operands[0];
+        if (!param)
+            return false;
+    }
+    return true;
+}
+
+/* `batch` tasks on each program of a direct kernel: segments pid,
+ * pid + programs, pid + 2 programs, ... (so that each instruction of a
+ * warp still reads neighbouring segments). Every task's offsets come
+ * first, then every task's loads (masked off where its segment does not
+ * fit the tile), then each task's work: that puts `batch` times the bytes
+ * in flight a single task has, where tasks are short (a sub-warp task of
+ * a tiny segment issues one load per thread and then waits). A task whose
+ * segment does not fit streams it or lists it as emit_segment_task does. */
+static void emit_segment_tasks(planner *pl, ir_builder *b, int batch, int32_t block, overflow over)
+{
+    task_emitter e[DIRECT_BATCH_MAX];
+    ir_value in[DIRECT_BATCH_MAX], fits[DIRECT_BATCH_MAX], len[DIRECT_BATCH_MAX];
+    ir_value pid = irb(b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
+    ir_attr_set_int(pl->m, pl->m->values[pid].def, "axis", ir_type_scalar(DT_I32), 0);
+    ir_value programs = irb(b, IR_NUM_PROGRAMS, NULL, 0, ir_type_scalar(DT_I32));
+    ir_attr_set_int(pl->m, pl->m->values[programs].def, "axis", ir_type_scalar(DT_I32), 0);
+    for (int g = 0; g < batch; g++) {
+        ir_value sid = irb_binary(b, IR_ADD, pid, irb_binary(b, IR_MUL, programs, irb_int(b, DT_I32, g)));
+        in[g] = irb_cmp(b, "lt", i64_of(b, sid), pl->segments);
+        ir_value at = irb_select(b, in[g], sid, irb_int(b, DT_I32, 0)); /* segment 0 always exists */
+        task_emitter_init(&e[g], &pl->p, *b, pl->map);
+        ir_value raw[2];
+        task_emit_range(&e[g], offsets_param(pl), at, pl->numel, pl->p.params.nhidden, raw);
+        *b = e[g].b;
+        ir_op *real = irb_if(b, in[g], NULL, 0);
+        ir_builder checking = irb_at_end(pl->m, real->regions[0], b->loc);
+        check_offsets(pl, &checking, at, raw);
+        irb_yield(&checking, NULL, 0);
+        ir_builder none = irb_at_end(pl->m, real->regions[1], b->loc);
+        irb_yield(&none, NULL, 0);
+        e[g].b = *b;
+        len[g] = task_span(&e[g], block);
+        *b = e[g].b;
+        ir_value small = irb_cmp(b, "le", len[g], irb_int(b, (ir_dtype)ir_value_type(pl->m, len[g]).dtype, block));
+        fits[g] = irb_binary(b, IR_AND, in[g], small);
+    }
+    for (int g = 0; g < batch; g++) {
+        e[g].b = *b;
+        task_emit_single_loads(&e[g], block, fits[g]);
+        *b = e[g].b;
+    }
+    for (int g = 0; g < batch; g++) {
+        ir_op *run = irb_if(b, fits[g], NULL, 0);
+        e[g].b = irb_at_end(pl->m, run->regions[0], b->loc);
+        task_emit_prologue(&e[g], IR_NO_VALUE);
+        task_emit_single(&e[g], block);
+        irb_yield(&e[g].b, NULL, 0);
+        ir_builder other = irb_at_end(pl->m, run->regions[1], b->loc);
+        ir_op *longer = irb_if(&other, in[g], NULL, 0);
+        ir_builder here = irb_at_end(pl->m, longer->regions[0], b->loc);
+        emit_overflow(pl, &here, &e[g], over, len[g], block, 0);
+        irb_yield(&here, NULL, 0);
+        ir_builder skip = irb_at_end(pl->m, longer->regions[1], b->loc);
+        irb_yield(&skip, NULL, 0);
+        irb_yield(&other, NULL, 0);
+    }
+}
+
 /* A direct kernel of `shape`. `streamer`: auto's kernel for segments that
  * mostly span several tiles (launch.c picks it when no direct tile holds
  * twice the mean length): it streams their inside tiles unmasked, two at a
@@ -466,7 +556,7 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
  * with every tile masked: their tasks are mostly one tile, and the pairs'
  * extra registers (40 instead of 32 for a warp's sum) would cost those
  * occupancy. Forced schedules stream in pairs. */
-static void build_direct(planner *pl, plan_shape shape, overflow over, bool streamer)
+static void build_direct(planner *pl, plan_shape shape, overflow over, bool streamer, int batch)
 {
     int32_t block = plan_shape_block(shape);
     char suffix[64];
@@ -487,6 +577,14 @@ static void build_direct(planner *pl, plan_shape shape, overflow over, bool stre
     if (streamer)
         ir_attr_set_str(pl->m, pl->func, "sw.stream_form", "pairs");
     ir_builder b = kernel_body(pl);
+    if (batch > 1 && block > 0 && loads_from_params(pl)) {
+        set_int(pl, "sw.tasks_per_program", batch);
+        pl->direct_form = TASK_STREAM_MASKED;
+        emit_segment_tasks(pl, &b, batch, block, over);
+        pl->direct_form = TASK_STREAM_PAIRS;
+        end_kernel(pl, &b);
+        return;
+    }
     ir_value sid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(pl->m, pl->m->values[sid].def, "axis", ir_type_scalar(DT_I32), 0);
     ir_op *inside = irb_if(&b, irb_cmp(&b, "lt", i64_of(&b, sid), pl->segments), NULL, 0);
@@ -825,7 +923,7 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     if (forced) {
         for (int i = 0; i < pl->nshapes; i++)
             if (in_policy(pl->shapes[i], forced))
-                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM, false);
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM, false, 1);
         return;
     }
     if (schedule == PLAN_AUTO) {
@@ -833,8 +931,8 @@ static void build_schedule(planner *pl, plan_schedule schedule)
         for (int i = 0; i < pl->nshapes; i++)
             if (pl->shapes[i].group <= 32 && pl->shapes[i].slots <= DIRECT_SLOTS) {
                 if (i == 0) /* first, for means of at most one element (launch.c) */
-                    build_direct(pl, (plan_shape){1, 1}, OVERFLOW_STREAM_THEN_LISTS, false);
-                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS, false);
+                    build_direct(pl, (plan_shape){1, 1}, OVERFLOW_STREAM_THEN_LISTS, false, DIRECT_BATCH_ONE_ELEMENT);
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS, false, 1);
                 *(pl->shapes[i].group < 32 ? &subwarp : &warp) = i;
             }
         /* the streamer, for means past every direct tile: the widest
@@ -845,9 +943,9 @@ static void build_schedule(planner *pl, plan_schedule schedule)
          * loops once per stage while the whole warp waits for it) */
         int streamer = pl->p.nstages == 1 && subwarp >= 0 ? subwarp : warp;
         if (streamer >= 0)
-            build_direct(pl, pl->shapes[streamer], OVERFLOW_STREAM_THEN_LISTS, true);
+            build_direct(pl, pl->shapes[streamer], OVERFLOW_STREAM_THEN_LISTS, true, 1);
     } else {
-        build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false);
+        build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false, 1);
     }
     if (schedule != PLAN_SPLIT)
         for (int c = 0; c <= stream_list(pl); c++)

@@ -188,8 +188,10 @@ def test_plan_reports_every_segment_once(rng):
 
 @pytest.mark.parametrize("example, distribution, direct", [
     # at most one element a segment on average: one thread, one element
-    ("segmented_sum", "all-singleton", "segmented_sum__direct_subwarp1, 1 thread per segment, on one "
-                                       "tile up to 1, streamed up to 2; longer segments go to lists"),
+    # (two segments a program: test_one_element_kernel_runs_two_segments_a_program)
+    ("segmented_sum", "all-singleton", "segmented_sum__direct_subwarp1, 1 thread per segment (2 segments "
+                                       "each), on one tile up to 1, streamed up to 2; longer segments go "
+                                       "to lists"),
     # one stage: a sub-warp task streams up to two of its tiles
     ("segmented_sum", "tiny-uniform", "segmented_sum__direct_subwarp32, 8 threads per segment, on one "
                                       "tile up to 32, streamed up to 64; longer segments go to lists"),
@@ -217,6 +219,31 @@ def test_direct_tasks_stream_what_their_group_can(rng, example, distribution, di
     assert "  direct: " + direct + "\n" in text, text
     kernel(example).launch(arguments=arguments)
     sc.check(example, out, inputs, what="%s on %s" % (example, distribution), seed=rng.seed)
+
+
+@pytest.mark.parametrize("segments", [1, 2, 3, 255, 256, 257, 1000])
+@pytest.mark.parametrize("example", ["segmented_sum", "segmented_softmax", "weighted_sum"])
+def test_one_element_kernel_runs_two_segments_a_program(rng, example, segments):
+    """At a mean of at most one element, auto's direct kernel runs
+    segments pid and pid + programs on each program: the grid is half the
+    segments (over 128 programs a CTA), and a longer segment in either
+    place is streamed or listed as in a kernel of one segment a program."""
+    lengths = (rng.random(segments) < 0.6).astype(np.int64)
+    # a few longer segments (streamed: 2; listed: 5, 40), in both halves
+    for at, length in ((0, 2), (segments - 1, 5), (segments // 2, 40), (segments // 3, 2)):
+        lengths[at] = length
+    lengths[lengths.cumsum() > segments] = 0  # the mean stays at most one
+    inputs = sc.make_inputs(example, lengths, rng)
+    out = sc.new_output(example, inputs)
+    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
+                 "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr": out}
+    arguments.update({name + "_ptr": inputs[name] for name in sc.EXTRA_INPUTS.get(example, ())})
+    text = str(kernel(example).plan(arguments=arguments))
+    assert "  direct: %s__direct_subwarp1, 1 thread per segment (2 segments each)," % example in text, text
+    launches = _plan_lines(text, "launches, in order:")
+    assert launches[0][1:4] == ["%s__direct_subwarp1" % example, "grid",
+                                str(-(-(-(-segments // 2)) // 128))], text
+    check_schedule(example, inputs, "auto", "%d segments of lengths %s" % (segments, list(lengths)))
 
 
 @pytest.mark.parametrize("example", ["segmented_softmax", "segmented_log_softmax"])

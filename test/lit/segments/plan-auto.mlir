@@ -10,11 +10,30 @@
 // (linked into one kernel after lower-simt); one split kernel per stage.
 
 // First, for means of at most one element: one thread holding one element
-// (its tile starts at the segment's start: no vector access to align).
+// (its tile starts at the segment's start: no vector access to align),
+// two segments a program (pid and pid + programs): both segments' offsets,
+// then both elements' loads (each masked by its segment fitting), then
+// each segment's work.
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp1(
 // CHECK-SAME:    sw.program_threads = 1 : i32
-// CHECK-SAME:    sw.stream_max = 2 : i32, sw.task = "direct", sw.tile = 1 : i32
-// CHECK:           "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1x!sw.ptr<f32>>, tensor<1xi1>, tensor<1xf32>) -> tensor<1xf32>
+// CHECK-SAME:    sw.stream_max = 2 : i32, sw.task = "direct", sw.tasks_per_program = 2 : i32, sw.tile = 1 : i32
+// CHECK:         %[[PID:[0-9]+]] = "sw.program_id"() {axis = 0 : i32} : () -> i32
+// CHECK-NEXT:    %[[PROGRAMS:[0-9]+]] = "sw.num_programs"() {axis = 0 : i32} : () -> i32
+// CHECK:         "sw.mul"(%[[PROGRAMS]], %{{[0-9]+}})
+// CHECK:         %[[IN0:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %__segments) {predicate = "lt"}
+// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<i64>) -> i64
+// CHECK:         %[[FITS0:[0-9]+]] = "sw.and"(%[[IN0]], %{{[0-9]+}}) : (i1, i1) -> i1
+// CHECK:         %[[IN1:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %__segments) {predicate = "lt"}
+// CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<i64>) -> i64
+// CHECK:         %[[FITS1:[0-9]+]] = "sw.and"(%[[IN1]], %{{[0-9]+}}) : (i1, i1) -> i1
+// CHECK-NOT:     "sw.reduce"
+// CHECK:         "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1x!sw.ptr<f32>>, tensor<1xi1>, tensor<1xf32>) -> tensor<1xf32>
+// CHECK-NOT:     "sw.reduce"
+// CHECK:         "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1x!sw.ptr<f32>>, tensor<1xi1>, tensor<1xf32>) -> tensor<1xf32>
+// CHECK-NEXT:    "sw.if"(%[[FITS0]]) ({
+// CHECK:           "sw.reduce"
+// CHECK:         "sw.if"(%[[FITS1]]) ({
+// CHECK:           "sw.reduce"
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp4(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>, %values_ptr__numel: i64, %__segments: i64, %__check: i32, %__scratch: !sw.ptr<i32>, %__scratch64: !sw.ptr<i64>, %__chunk_bases: !sw.ptr<i64>, %__cap0: i64,
 // CHECK-SAME:    %__cap12: i64, %__split_min: i64, %__chunk: i64, %__partials_cap: i64, %__partial0: !sw.ptr<f32>, %__merged0: !sw.ptr<f32>)
 // CHECK-SAME:    sw.block_threads = 128 : i32, sw.list_tiles = "4,8,16,32,64,128,256,512,1024,2048,4096", sw.overflow = "lists", sw.policy = "subwarp", sw.program_threads = 1 : i32
