@@ -243,7 +243,7 @@ static bool scalar_named(const char *s, size_t n, ir_dtype *dt)
 static _Noreturn void unknown_type(parser *p, src_loc loc, const char *s, size_t n)
 {
     error_at(p, loc,
-             "unknown type '%.*s' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, "
+             "unknown type '%.*s' (types are i1 i8 ui8 i16 ui16 i32 ui32 i64 ui64 f16 bf16 f32 f64, "
              "!sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)",
              (int)(n > 40 ? 40 : n), s);
 }

@@ -29,8 +29,9 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
-SL_DTYPES = {"bool": sl.int1, "int8": sl.int8, "uint8": sl.uint8, "int32": sl.int32,
-             "int64": sl.int64, "float16": sl.float16, "bfloat16": sl.bfloat16,
+SL_DTYPES = {"bool": sl.int1, "int8": sl.int8, "uint8": sl.uint8, "int16": sl.int16,
+             "uint16": sl.uint16, "int32": sl.int32, "uint32": sl.uint32, "int64": sl.int64,
+             "uint64": sl.uint64, "float16": sl.float16, "bfloat16": sl.bfloat16,
              "float32": sl.float32, "float64": sl.float64}
 
 
@@ -596,9 +597,10 @@ def test_floordiv_mod_int_c_semantics(rng, dtype):
     # division by zero gives 0 on the CPU; the result wraps (INT_MIN // -1).
     x = int_inputs(rng, dtype)
     y = int_inputs(rng, dtype)[::-1].copy()
-    y[::7] = rng.integers(-9 if dtype != "uint8" else 1, 10, y[::7].size)
+    unsigned = dtype.startswith("uint")
+    y[::7] = rng.integers(-9 if not unsigned else 1, 10, y[::7].size)
     y[::23] = 0
-    if dtype != "uint8":
+    if not unsigned:
         lo, _ = int_range(dtype)
         x[40], y[40] = lo, -1
     q = [0 if b == 0 else c_div(int(a), int(b)) for a, b in zip(x, y)]
