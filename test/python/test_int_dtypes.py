@@ -441,3 +441,22 @@ def test_constant_folding_wraps_and_divides_unsigned(executor):
     assert_same(out[BLOCK:], np.full(BLOCK, (2 ** 63 + 1) // 3 + 1, np.uint64))
     text = k_folds.emit_mlir(arguments={"out_ptr": out}, constexprs={"BLOCK": BLOCK})
     assert '"sw.idiv"' not in text and '"sw.cmp"' not in text
+
+
+# ---- loops ----------------------------------------------------------------------------
+
+@sw.jit
+def k_loop(out_ptr, start: sl.uint32, end: sl.uint32):
+    total = sl.full((1,), 0, sl.uint64)
+    for i in range(start, end):
+        total += (i - start + 1).to(sl.uint64) * 0 + i.to(sl.uint64)
+    sl.store(out_ptr + sl.arange(0, 1), total)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_loop_over_uint32_bounds_past_2_to_the_31(executor):
+    out = np.zeros(1, np.uint64)
+    start, end = 2 ** 31 + 5, 2 ** 31 + 9
+    k_loop.launch(arguments={"out_ptr": out, "start": start, "end": end}, grid=(1,),
+                  executor=executor)
+    assert int(out[0]) == sum(range(start, end))

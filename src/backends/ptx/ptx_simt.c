@@ -130,7 +130,10 @@ static bool emit_cast(ptx_emitter *e, const ir_op *op)
 }
 
 /* Same-width reinterpretation: one mov of the width between register
- * classes (f32 %f <-> i32 %r, f64 %fd <-> i64 %rd, f16 <-> bf16 %h). */
+ * classes (f32 %f <-> i32 %r, f64 %fd <-> i64 %rd, f16 <-> bf16 %h);
+ * the 8- and 16-bit integers live widened in %r: between two of them the
+ * wrapping conversion, and to/from the 16-bit floats' %h one cvt that
+ * narrows, or widens as the integer is held (sign- or zero-extended). */
 static bool emit_bitcast(ptx_emitter *e, const ir_op *op)
 {
     ir_type t = ir_value_type(e->m, op->results[0]);
@@ -139,11 +142,21 @@ static bool emit_bitcast(ptx_emitter *e, const ir_op *op)
     int bits = ir_dtypes[t.dtype].bits;
     char dn[16], sn[16];
     ir_dtype from = elem_dtype(e, op->operands[0]);
-    for (int j = 0; j < ptx_slots(t); j++)
-        if (bits == 8) /* i8 <-> ui8 live widened in %r: the wrapping conversion */
-            ptx_emit_cast(e, from, (ir_dtype)t.dtype, d[j], s[j]);
+    ir_dtype to = (ir_dtype)t.dtype;
+    bool from_int = !ir_dtype_is_float(from), to_int = !ir_dtype_is_float(to);
+    for (int j = 0; j < ptx_slots(t); j++) {
+        ptx_reg_name(d[j], dn);
+        ptx_reg_name(s[j], sn);
+        if (bits <= 16 && from_int && to_int)
+            ptx_emit_cast(e, from, to, d[j], s[j]);
+        else if (bits == 16 && from_int)
+            ptx_line(e, "cvt.u16.u32 %s, %s;", dn, sn);
+        else if (bits == 16 && to_int)
+            ptx_line(e, "cvt.%s.%s %s, %s;", to == DT_I16 ? "s32" : "u32", to == DT_I16 ? "s16" : "u16",
+                     dn, sn);
         else
-            ptx_line(e, "mov.b%d %s, %s;", bits, ptx_reg_name(d[j], dn), ptx_reg_name(s[j], sn));
+            ptx_line(e, "mov.b%d %s, %s;", bits, dn, sn);
+    }
     return true;
 }
 
