@@ -62,7 +62,8 @@ typedef struct swage_kernel swage_kernel;
  *
  * `signature` gives the types of the runtime parameters, comma separated,
  * by name: "x_ptr=*f32,y_ptr=*f32,n=i32" ('*' marks a pointer; element types
- * i1 i8 u8 i32 i64 f16 bf16 f32 f64, also spelt int32, float16, bool, ...).
+ * i1 i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64, also spelt int32, uint64,
+ * float16, bool, ...).
  * `constexprs` gives the values of the sl.constexpr parameters:
  * "BLOCK=128,EPS=1e-5,FLAG=True". Parameters with defaults may be omitted.
  *
@@ -193,7 +194,7 @@ typedef struct swage_arg {
     int kind;        /* swage_arg_kind */
     void *data;      /* BUFFER */
     int64_t nelems;  /* BUFFER: elements (not bytes) available at data */
-    int64_t i;       /* INT */
+    int64_t i;       /* INT (a u64 parameter's value from 2^63 up: its bits) */
     double f;        /* FLOAT */
 } swage_arg;
 
@@ -326,7 +327,8 @@ swage_status swageKernelLaunchCuda(const swage_kernel *kernel, int device, void 
  * params_size bytes of runtime arguments laid out as the kernel's PTX
  * parameters: in source order, each at an offset from the end of the header
  * that is a multiple of its size (as a C struct of them would be): device
- * pointers and i64/f64 in 8 bytes, i32/f32 in 4, f16/bf16 in 2 (their bits),
+ * pointers and i64/u64/f64 in 8 bytes, i32/u32/f32 in 4, i16/u16 in 2,
+ * f16/bf16 in 2 (their bits),
  * i1/i8/u8 in 1. The buffer needs no alignment. Checks and behaviour are
  * those of swageKernelLaunchCuda (a params_size that differs from the
  * kernel's layout is SWAGE_ERROR_INVALID_ARGUMENT; segment programs are

@@ -19,6 +19,17 @@ from . import language as sl
 
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+_UINT64_MAX = (1 << 64) - 1
+# The values of each integer signature type.
+_INT_LIMITS = {"i1": (0, 1), "i8": (-128, 127), "u8": (0, 255), "i16": (-(1 << 15), (1 << 15) - 1),
+               "u16": (0, (1 << 16) - 1), "i32": (_INT32_MIN, _INT32_MAX), "u32": (0, (1 << 32) - 1),
+               "i64": (_INT64_MIN, _INT64_MAX), "u64": (0, _UINT64_MAX)}
+
+
+def _int_bits(type_, value):
+    """The int64 the C call carries for an integer value of a signature
+    type: a uint64 from 2**63 up travels as its bits (value - 2**64)."""
+    return value - (1 << 64) if type_ == "u64" and value > _INT64_MAX else value
 
 # Per float type: its largest finite value, and the smallest magnitude that
 # rounds to infinity in it (the largest value plus half a unit in the last
@@ -51,7 +62,9 @@ def int_text(value):
 # (dtype.name is slow to compute, and this lookup is on every launch).
 _NUMPY_CHARS = {
     ("e", 2): "f16", ("f", 4): "f32", ("d", 8): "f64", ("b", 1): "i8", ("B", 1): "u8",
-    ("i", 4): "i32", ("l", 4): "i32", ("l", 8): "i64", ("q", 8): "i64", ("?", 1): "i1",
+    ("h", 2): "i16", ("H", 2): "u16", ("i", 4): "i32", ("I", 4): "u32", ("l", 4): "i32",
+    ("L", 4): "u32", ("l", 8): "i64", ("L", 8): "u64", ("q", 8): "i64", ("Q", 8): "u64",
+    ("?", 1): "i1",
 }
 
 
@@ -68,21 +81,24 @@ def _numpy_element(dtype):
 _TORCH_DTYPES = {
     "torch.float16": "f16", "torch.float32": "f32", "torch.float64": "f64",
     "torch.bfloat16": "bf16", "torch.int8": "i8", "torch.uint8": "u8",
-    "torch.int32": "i32", "torch.int64": "i64", "torch.bool": "i1",
+    "torch.int16": "i16", "torch.uint16": "u16", "torch.int32": "i32", "torch.uint32": "u32",
+    "torch.int64": "i64", "torch.uint64": "u64", "torch.bool": "i1",
 }
 # __cuda_array_interface__ / __array_interface__ typestr (native or little-endian).
 _TYPESTRS = {
-    "f2": "f16", "f4": "f32", "f8": "f64", "i1": "i8", "u1": "u8",
-    "i4": "i32", "i8": "i64", "b1": "i1",
+    "f2": "f16", "f4": "f32", "f8": "f64", "i1": "i8", "u1": "u8", "i2": "i16", "u2": "u16",
+    "i4": "i32", "u4": "u32", "i8": "i64", "u8": "u64", "b1": "i1",
 }
 # struct-module format codes of the buffer protocol -> element types.
 _BUFFER_FORMATS = {
-    "f": "f32", "d": "f64", "e": "f16", "b": "i8", "B": "u8", "?": "i1",
-    "i": None, "l": None, "q": "i64",  # 'i'/'l' depend on the itemsize
+    "f": "f32", "d": "f64", "e": "f16", "b": "i8", "B": "u8", "?": "i1", "h": "i16", "H": "u16",
+    "i": None, "l": None, "I": None, "L": None, "q": "i64", "Q": "u64",  # by the itemsize
 }
 _INT_BY_SIZE = {4: "i32", 8: "i64"}
+_UINT_BY_SIZE = {4: "u32", 8: "u64"}
 
-_SUPPORTED = "float16 float32 float64 bfloat16 int8 uint8 int32 int64 bool"
+_SUPPORTED = ("float16 float32 float64 bfloat16 int8 uint8 int16 uint16 int32 uint32 int64 uint64 "
+              "bool")
 
 
 class Converted:
@@ -225,8 +241,8 @@ def _buffer(name, value):
     code = fmt.lstrip("@=<")
     if code not in _BUFFER_FORMATS:
         raise TypeError("argument %r is a buffer of format %r, which Swage does not support "
-                        "(supported formats: f d e b B i l q ?)" % (name, fmt))
-    elem = _BUFFER_FORMATS[code] or _INT_BY_SIZE.get(itemsize)
+                        "(supported formats: f d e b B h H i I l L q Q ?)" % (name, fmt))
+    elem = _BUFFER_FORMATS[code] or (_UINT_BY_SIZE if code in "IL" else _INT_BY_SIZE).get(itemsize)
     if elem is None:
         raise TypeError("argument %r has %d-byte integers, which Swage does not support"
                         % (name, itemsize))
@@ -255,17 +271,19 @@ def _int_scalar(name, value, fixed):
                 name, int_text(value), fixed.python_name)) from None
         return _float_scalar(name, fvalue, fixed)
     if fixed is not None:
-        limits = {"i1": (0, 1), "i8": (-128, 127), "u8": (0, 255),
-                  "i32": (_INT32_MIN, _INT32_MAX), "i64": (_INT64_MIN, _INT64_MAX)}[fixed.name]
+        limits = _INT_LIMITS[fixed.name]
         if not limits[0] <= value <= limits[1]:
             raise ValueError("argument %r = %s does not fit in %s" % (name, int_text(value),
                                                                     fixed.python_name))
-        return Converted(name, fixed.name, kind=_native.ARG_INT, ivalue=value)
+        return Converted(name, fixed.name, kind=_native.ARG_INT,
+                         ivalue=_int_bits(fixed.name, value))
     if _INT32_MIN <= value <= _INT32_MAX:
         return Converted(name, "i32", kind=_native.ARG_INT, ivalue=value)
     if _INT64_MIN <= value <= _INT64_MAX:
         return Converted(name, "i64", kind=_native.ARG_INT, ivalue=value)
-    raise ValueError("argument %r = %s does not fit in int64" % (name, int_text(value)))
+    if value <= _UINT64_MAX:  # as Triton types such an int: uint64
+        return Converted(name, "u64", kind=_native.ARG_INT, ivalue=_int_bits("u64", value))
+    raise ValueError("argument %r = %s does not fit in int64 or uint64" % (name, int_text(value)))
 
 
 def _float_scalar(name, value, fixed, default="f32"):
@@ -296,7 +314,7 @@ def _numpy_scalar(name, value, fixed):
         return _int_scalar(name, int(value), fixed)
     if elem.startswith("f") or elem == "bf16":
         return Converted(name, elem, kind=_native.ARG_FLOAT, fvalue=float(value))
-    return Converted(name, elem, kind=_native.ARG_INT, ivalue=int(value))
+    return Converted(name, elem, kind=_native.ARG_INT, ivalue=_int_bits(elem, int(value)))
 
 
 def convert(name, value, annotation=None):

@@ -553,7 +553,8 @@ def launch_cuda(kernel, device, stream, grid, args):
 LAUNCH_HEADER = "@QQi3III"
 LAUNCH_HEADER_SIZE = struct.calcsize(LAUNCH_HEADER)
 # signature element type -> struct code of its PTX parameter ("*" pointers are "Q")
-PARAM_CODES = {"i1": "B", "i8": "b", "u8": "B", "i32": "i", "i64": "q", "f16": "H", "bf16": "H",
+PARAM_CODES = {"i1": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
+               "i64": "q", "u64": "Q", "f16": "H", "bf16": "H",
                "f32": "f", "f64": "d"}
 
 cuda_launch_packed = _declare_optional("swageKernelLaunchCudaPacked", _c_status, None)

@@ -10,7 +10,7 @@ The meaning of every built-in is in docs/language.md.
 
 __all__ = [
     "constexpr", "dtype", "pointer", "pointer_type",
-    "int1", "bool_", "int8", "uint8", "int32", "int64",
+    "int1", "bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
     "float16", "bfloat16", "float32", "float64",
     "program_id", "num_programs", "arange", "load", "store", "where",
     "minimum", "maximum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
@@ -104,14 +104,19 @@ int1 = dtype("i1", "int1", 1, False, False)
 bool_ = int1
 int8 = dtype("i8", "int8", 1, False, True)
 uint8 = dtype("u8", "uint8", 1, False, False)
+int16 = dtype("i16", "int16", 2, False, True)
+uint16 = dtype("u16", "uint16", 2, False, False)
 int32 = dtype("i32", "int32", 4, False, True)
+uint32 = dtype("u32", "uint32", 4, False, False)
 int64 = dtype("i64", "int64", 8, False, True)
+uint64 = dtype("u64", "uint64", 8, False, False)
 float16 = dtype("f16", "float16", 2, True, True)
 bfloat16 = dtype("bf16", "bfloat16", 2, True, True)
 float32 = dtype("f32", "float32", 4, True, True)
 float64 = dtype("f64", "float64", 8, True, True)
 
-_DTYPES = (int1, int8, uint8, int32, int64, float16, bfloat16, float32, float64)
+_DTYPES = (int1, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, bfloat16,
+           float32, float64)
 # Every spelling a signature or an annotation may use for a dtype.
 DTYPE_NAMES = {}
 for _dt in _DTYPES:
@@ -119,7 +124,8 @@ for _dt in _DTYPES:
     DTYPE_NAMES[_dt.python_name] = _dt
 DTYPE_NAMES["bool"] = int1
 DTYPE_NAMES["bool_"] = int1
-DTYPE_NAMES["ui8"] = uint8
+for _dt in (uint8, uint16, uint32, uint64):
+    DTYPE_NAMES["ui" + _dt.name[1:]] = _dt  # the IR's spelling, "ui32"
 del _dt
 
 

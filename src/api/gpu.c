@@ -404,7 +404,8 @@ bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swa
     double f = a->kind == SWAGE_ARG_FLOAT ? a->f : (double)a->i;
     /* A float for an integer parameter converts as sw.cast does (truncated,
      * saturated, NaN -> 0): a C cast of an out-of-range double is undefined. */
-    int64_t v = a->kind == SWAGE_ARG_INT ? a->i : ir_scalar_from_float(DT_I64, a->f).i;
+    ir_dtype idt = ir_dtype_is_int((ir_dtype)p->dtype) ? (ir_dtype)p->dtype : DT_I64;
+    int64_t v = a->kind == SWAGE_ARG_INT ? a->i : ir_scalar_from_float(idt, a->f).i;
     union {
         uint8_t u8;
         uint16_t u16;
@@ -416,8 +417,9 @@ bool api_pack_arg(const swage_kernel *k, int i, const launch_param *p, const swa
     switch ((ir_dtype)p->dtype) {
     case DT_I1: value.u8 = a->kind == SWAGE_ARG_INT ? a->i != 0 : a->f != 0; break;
     case DT_I8: case DT_U8: value.u8 = (uint8_t)v; break;
-    case DT_I32: value.i32 = (int32_t)(uint32_t)(uint64_t)v; break;
-    case DT_I64: value.i64 = v; break;
+    case DT_I16: case DT_U16: value.u16 = (uint16_t)v; break;
+    case DT_I32: case DT_U32: value.i32 = (int32_t)(uint32_t)(uint64_t)v; break;
+    case DT_I64: case DT_U64: value.i64 = v; break;
     case DT_F16: value.u16 = ir_f32_to_f16((float)f); break;
     case DT_BF16: value.u16 = ir_f32_to_bf16((float)f); break;
     case DT_F32: value.f32 = (float)f; break;

@@ -419,7 +419,7 @@ static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
         return ig_error(g, args[0]->loc, "sl.%s cannot be applied to a %s", b->name, ig_type_name(t, buf));
     if ((ir_ops[b->op].flags & F_FLOAT) && !ir_dtype_is_float((ir_dtype)t.dtype))
         v = ig_cast(g, call->loc, v, DT_F32), t = ir_value_type(g->m, v);
-    if (b->op == IR_ABS && (t.dtype == DT_I1 || t.dtype == DT_U8)) /* already non-negative */
+    if (b->op == IR_ABS && (t.dtype == DT_I1 || ir_dtype_is_unsigned((ir_dtype)t.dtype))) /* already non-negative */
         return gv_ir(v);
     return gv_ir(ig_emit1(g, b->op, call->loc, &v, 1, t));
 }
@@ -472,9 +472,13 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     ir_type t = ir_value_type(g->m, v);
     if (t.ptr_elem)
         return ig_error(g, args[0]->loc, "sl.%s cannot reduce pointers", b->name);
-    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) &&
-        (t.dtype == DT_I1 || t.dtype == DT_I8 || t.dtype == DT_U8))
-        v = ig_cast(g, call->loc, v, DT_I32), t = ir_value_type(g->m, v);
+    /* Triton's _pick_sum_dtype: integers narrower than 32 bits sum in
+     * int32, or uint32 when unsigned (int1 in int32 here, see
+     * docs/language.md). */
+    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) && ir_dtype_is_int((ir_dtype)t.dtype) &&
+        ir_dtypes[t.dtype].bits < 32)
+        v = ig_cast(g, call->loc, v, ir_dtype_is_unsigned((ir_dtype)t.dtype) ? DT_U32 : DT_I32),
+        t = ir_value_type(g->m, v);
     ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, ir_type_elem(t));
     if (r != IR_NO_VALUE)
         ir_attr_set_str(g->m, g->m->values[r].def, "kind", b->kind);
@@ -698,8 +702,8 @@ static gval lower_umulhi(irgen *g, const ast_expr *call, const builtin *b, const
     if (!ig_unify(g, call->loc, x, y, &xv, &yv, "sl.umulhi"))
         return (gval){0};
     ir_type t = ir_value_type(g->m, xv);
-    if (t.dtype != DT_I32 && t.dtype != DT_I64)
-        return ig_error(g, call->loc, "sl.umulhi needs int32 or int64 operands, not %s",
+    if (!ir_dtype_is_int((ir_dtype)t.dtype) || (ir_dtypes[t.dtype].bits != 32 && ir_dtypes[t.dtype].bits != 64))
+        return ig_error(g, call->loc, "sl.umulhi needs int32, uint32, int64 or uint64 operands, not %s",
                         ig_type_name(t, buf));
     ir_value ops[2] = {xv, yv};
     return gv_ir(ig_emit1(g, IR_UMULHI, call->loc, ops, 2, t));
@@ -967,8 +971,8 @@ static const builtin *find_builtin(const char *name)
 /* The names of swage.language that a kernel can use after `sl.`: the
  * built-ins and the dtypes. */
 static const char *const language_names[] = {
-    "int1", "bool_", "int8", "uint8", "int32", "int64", "float16", "bfloat16", "float32",
-    "float64", "constexpr",
+    "int1", "bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+    "float16", "bfloat16", "float32", "float64", "constexpr",
 };
 
 const char *ig_closest_language_name(const char *name)

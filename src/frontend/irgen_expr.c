@@ -91,7 +91,11 @@ ir_type ig_const_type(const_value c)
         return ir_type_scalar(f32 ? DT_F32 : DT_F64);
     }
     case CONST_INT:
-        return ir_type_scalar(c.i >= INT32_MIN && c.i <= INT32_MAX ? DT_I32 : DT_I64);
+        /* As Triton types an integer literal: int32, uint32 from 2^31 to
+         * 2^32-1, int64 beyond (compile-time integers are int64 values). */
+        if (c.i >= INT32_MIN && c.i <= INT32_MAX)
+            return ir_type_scalar(DT_I32);
+        return ir_type_scalar(c.i > INT32_MAX && c.i <= (int64_t)UINT32_MAX ? DT_U32 : DT_I64);
     default: return ir_type_void();
     }
 }
@@ -107,15 +111,13 @@ static double float_max(ir_dtype dt)
     }
 }
 
+/* Whether the compile-time integer v (a Python int, held in int64) is a
+ * value of dt: uint64 takes 0 .. 2^63-1 here, the values an int64 holds. */
 static bool int_fits(ir_dtype dt, int64_t v)
 {
-    switch (dt) {
-    case DT_I1: return v == 0 || v == 1;
-    case DT_I8: return v >= -128 && v <= 127;
-    case DT_U8: return v >= 0 && v <= 255;
-    case DT_I32: return v >= INT32_MIN && v <= INT32_MAX;
-    default: return true;
-    }
+    if (dt == DT_U64)
+        return v >= 0;
+    return ir_dtype_holds_int(dt, v);
 }
 
 ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
@@ -257,29 +259,46 @@ ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of)
     return ig_emit1(g, IR_SPLAT, loc, &v, 1, ir_type_like(shape_of, t));
 }
 
-static int dtype_rank(ir_dtype dt)
+static int float_rank(ir_dtype dt)
 {
     switch (dt) {
-    case DT_I1: return 0;
-    case DT_I8: case DT_U8: return 1;
-    case DT_I32: return 2;
-    case DT_I64: return 3;
-    case DT_F16: case DT_BF16: return 4;
-    case DT_F32: return 5;
-    case DT_F64: return 6;
-    default: return -1;
+    case DT_F16: case DT_BF16: return 1;
+    case DT_F32: return 2;
+    case DT_F64: return 3;
+    default: return 0;
     }
 }
 
+/* Triton's promotion (semantic.py, computation_type_impl and
+ * integer_promote_impl): a float wins over an integer, the wider float
+ * over the narrower (float16 with bfloat16 -> float32); int1 gives way to
+ * any other type; two integers of one signedness -> the wider, of mixed
+ * signedness -> the unsigned one if it is at least as wide as the signed
+ * one, else the signed one (int32 + uint32 -> uint32, uint8 + int32 ->
+ * int32, int8 + uint8 -> uint8). */
 ir_dtype ig_promote(ir_dtype a, ir_dtype b)
 {
     if (a == b)
         return a;
     if ((a == DT_F16 && b == DT_BF16) || (a == DT_BF16 && b == DT_F16))
         return DT_F32;
-    if ((a == DT_I8 && b == DT_U8) || (a == DT_U8 && b == DT_I8))
-        return DT_I32;
-    return dtype_rank(a) >= dtype_rank(b) ? a : b;
+    if (ir_dtype_is_float(a) || ir_dtype_is_float(b))
+        return float_rank(a) >= float_rank(b) ? a : b;
+    if (a == DT_I1 || b == DT_I1)
+        return a == DT_I1 ? b : a;
+    int wa = ir_dtypes[a].bits, wb = ir_dtypes[b].bits;
+    bool ua = ir_dtype_is_unsigned(a), ub = ir_dtype_is_unsigned(b);
+    if (ua == ub)
+        return wa >= wb ? a : b;
+    if (ua)
+        return wa >= wb ? a : b;
+    return wb >= wa ? b : a;
+}
+
+bool ig_mixed_signedness(ir_dtype a, ir_dtype b)
+{
+    return ir_dtype_is_int(a) && ir_dtype_is_int(b) && a != DT_I1 && b != DT_I1 &&
+           ir_dtype_is_unsigned(a) != ir_dtype_is_unsigned(b);
 }
 
 bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb, const char *what)
@@ -548,7 +567,12 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
         if (ir_type_is_ptrlike(to) || !ir_dtype_is_int((ir_dtype)to.dtype) || to.dtype == DT_I1)
             return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by %s",
                             ig_type_name(to, b));
-        if (to.dtype != DT_I32 && to.dtype != DT_I64)
+        /* Narrow offsets widen to i32 (their values fit); ui32 widens to
+         * i64 (zero-extended) and ui64 is taken as i64 (address arithmetic
+         * wraps the same). */
+        if (to.dtype == DT_U32 || to.dtype == DT_U64)
+            o = ig_cast(g, e->loc, o, DT_I64);
+        else if (to.dtype != DT_I32 && to.dtype != DT_I64)
             o = ig_cast(g, e->loc, o, DT_I32);
     } else {
         return gv_ir(ig_to_ir(g, e->loc, off, ir_type_void()));
@@ -603,6 +627,16 @@ static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
         return ig_error(g, e->loc, "'@' (matrix multiply) is not supported in Swage kernels");
     if (op == OP_IS || op == OP_IS_NOT || op == OP_IN || op == OP_NOT_IN)
         return ig_error(g, e->loc, "'%s' is not supported in Swage kernels", op_text(op));
+    if ((op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD) && a.kind == GV_IR && b.kind == GV_IR) {
+        /* Triton's rule: no division of a signed by an unsigned integer (a
+         * literal takes the other operand's type, so it never mixes). */
+        ir_type ta = ig_type(g, a), tb = ig_type(g, b);
+        if (!ir_type_is_ptrlike(ta) && !ir_type_is_ptrlike(tb) &&
+            ig_mixed_signedness((ir_dtype)ta.dtype, (ir_dtype)tb.dtype))
+            return ig_error(g, e->loc, "cannot use '%s' with %s and %s: they have different "
+                                       "signedness (as in Triton); cast them to one signedness",
+                            op_text(op), ir_dtypes[ta.dtype].py, ir_dtypes[tb.dtype].py);
+    }
     ir_value x, y;
     if (!ig_unify(g, e->loc, a, b, &x, &y, op_text(op)))
         return (gval){0};
@@ -682,7 +716,7 @@ static gval unary(irgen *g, const ast_expr *e, gval a)
     case OP_NEG:
         if (t.dtype == DT_I1)
             v = ig_cast(g, e->loc, v, DT_I32), t = ir_value_type(g->m, v);
-        if (t.dtype == DT_U8) {
+        if (ir_dtype_is_unsigned((ir_dtype)t.dtype)) {
             /* Unsigned negation wraps, as in NumPy: 0 - x. */
             ir_value ops[2] = {ig_materialize(g, e->loc, (const_value){.kind = CONST_INT}, t), v};
             return gv_ir(ig_emit1(g, IR_SUB, e->loc, ops, 2, t));

@@ -244,6 +244,8 @@ ir_value ig_cast(irgen *g, src_loc loc, ir_value v, ir_dtype dt);
 ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of);
 /* The dtype two operands promote to (see docs/language.md). */
 ir_dtype ig_promote(ir_dtype a, ir_dtype b);
+/* Whether a and b are integers of different signedness (int1 is neither). */
+bool ig_mixed_signedness(ir_dtype a, ir_dtype b);
 /* Promotes and broadcasts two operands to one type; for arithmetic and
  * comparisons. Returns false after reporting. */
 bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb, const char *what);

@@ -132,8 +132,8 @@ static bool loop_bound(irgen *g, const ast_expr *a, gval *out, bool *wide)
             ig_error(g, a->loc, "range() bounds must be integer scalars, not %s", ig_type_name(t, b));
             return false;
         }
-        if (t.dtype == DT_I64)
-            *wide = true;
+        if (t.dtype == DT_I64 || t.dtype == DT_U32 || t.dtype == DT_U64)
+            *wide = true; /* an int64 counter: uint32 bounds pass 2^31 */
     } else {
         ig_error(g, a->loc, "range() bounds must be integers");
         return false;

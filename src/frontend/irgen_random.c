@@ -4,10 +4,12 @@
  *
  * The same streams as triton.language's: for a seed (a scalar: a runtime
  * integer or a compile-time one) and an offset (a scalar or a tile of
- * int32 or int64), the counter is (offset, 0, 0, 0) and the key the seed's
- * 64 bits; 32-bit offsets run Philox-4x32, 64-bit ones Philox-4x64 (key
- * (seed, 0)), n_rounds rounds (10 unless given). randint is the first word
- * of the result (int32 or int64 with the bits of Triton's unsigned value),
+ * int32, uint32, int64 or uint64), the counter is (offset, 0, 0, 0) and
+ * the key the seed's 64 bits; 32-bit offsets run Philox-4x32, 64-bit ones
+ * Philox-4x64 (key (seed, 0)), n_rounds rounds (10 unless given). The words
+ * are computed as int32 (int64) values, whose wrapping arithmetic has the
+ * bits of Triton's unsigned one; randint is the first word of the result,
+ * bitcast to uint32 (uint64) as Triton returns it,
  * rand maps it to a float32 in [0, 1) as Triton does (x ^ (x >> 63 or 31),
  * times a scale just under 2^-31 or 2^-63), randn is Box-Muller's first
  * value of the first two words; randint4x/rand4x are all four words,
@@ -123,7 +125,7 @@ static bool normal_pair(const rng *r, gval u1, gval u2, gval *out, int want)
 }
 
 /* The offset: an integer scalar or tile of 32 or 64 bits (a Python int is
- * int32 when it fits, as Triton's). */
+ * int32 when it fits, as Triton's); an unsigned one is taken by its bits. */
 static bool offset_of(rng *r, const ast_expr *arg, gval v, ir_value *out)
 {
     char buf[64];
@@ -132,9 +134,16 @@ static bool offset_of(rng *r, const ast_expr *arg, gval v, ir_value *out)
     if (v.kind == GV_CONST && v.c.kind == CONST_INT)
         v = gv_ir(ig_to_ir(r->g, arg->loc, v, (ir_type){0}));
     ir_type t = v.kind == GV_IR ? ig_type(r->g, v) : (ir_type){0};
+    if (v.kind == GV_IR && !ir_type_is_ptrlike(t) && (t.dtype == DT_U32 || t.dtype == DT_U64)) {
+        t = ir_type_like(t, ir_type_scalar(t.dtype == DT_U32 ? DT_I32 : DT_I64));
+        v = gv_ir(ig_emit1(r->g, IR_BITCAST, arg->loc, &v.v, 1, t));
+        if (v.v == IR_NO_VALUE)
+            return false;
+    }
     if (v.kind != GV_IR || ir_type_is_ptrlike(t) || (t.kind != TY_SCALAR && t.kind != TY_TILE) ||
         (t.dtype != DT_I32 && t.dtype != DT_I64)) {
-        ig_error(r->g, arg->loc, "the offset of sl.%s must be an int32 or int64 scalar or tile, not %s",
+        ig_error(r->g, arg->loc, "the offset of sl.%s must be an int32, uint32, int64 or uint64 "
+                                 "scalar or tile, not %s",
                  r->name, v.kind == GV_IR ? ig_type_name(t, buf) : v.kind == GV_CONST ? "a constant of another kind"
                                                                              : "that");
         return false;
@@ -180,6 +189,15 @@ static bool key_of(const rng *r, const ast_expr *arg, gval seed, gval k[2])
     return k[0].v != IR_NO_VALUE && k[1].v != IR_NO_VALUE;
 }
 
+/* A word as Triton's randint returns it: uint32 (uint64), the same bits. */
+static gval as_unsigned(const rng *r, gval x)
+{
+    if (!ok(r, x))
+        return (gval){0};
+    ir_type t = ir_type_like(r->word, ir_type_scalar(r->w->dt == DT_I32 ? DT_U32 : DT_U64));
+    return gv_ir(ig_emit1(r->g, IR_BITCAST, r->call->loc, &x.v, 1, t));
+}
+
 gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args)
 {
     rng r = {.g = g, .call = call, .name = name};
@@ -202,7 +220,7 @@ gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast
     if (!ok(&r, zero) || !philox(&r, c, k, rounds))
         return (gval){0};
     if (!strcmp(name, "randint"))
-        return c[0];
+        return as_unsigned(&r, c[0]);
     if (!strcmp(name, "rand"))
         return uniform(&r, c[0]);
     if (!strcmp(name, "randn")) {
@@ -212,7 +230,9 @@ gval ig_lower_random(irgen *g, const ast_expr *call, const char *name, const ast
     /* the 4x forms: a tuple of four */
     gval *four = arena_alloc(g->ar, sizeof(gval) * 4);
     if (!strcmp(name, "randint4x")) {
-        memcpy(four, c, sizeof(gval) * 4);
+        for (int i = 0; i < 4; i++)
+            if (!ok(&r, four[i] = as_unsigned(&r, c[i])))
+                return (gval){0};
     } else {
         for (int i = 0; i < 4; i++)
             if (!ok(&r, four[i] = uniform(&r, c[i])))

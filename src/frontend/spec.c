@@ -40,7 +40,12 @@ void spec_print_type(ir_type t, strbuf *out)
 {
     if (t.kind == TY_PTR)
         sb_putc(out, '*');
-    sb_puts(out, ir_dtypes[t.dtype].name[0] == 'u' ? "u8" : ir_dtypes[t.dtype].name);
+    const char *name = ir_dtypes[t.dtype].name;
+    if (name[0] == 'u') { /* "ui16" -> "u16", the signature's spelling */
+        sb_putc(out, 'u');
+        name += 2;
+    }
+    sb_puts(out, name);
 }
 
 /* An integer in the syntax strtoll reads (sign, then decimal digits or a 0x

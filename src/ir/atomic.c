@@ -35,7 +35,8 @@ bool ir_atomic_scope_valid(const char *scope) { return in_list(scope, ir_atomic_
 
 bool ir_atomic_rmw_dtype_ok(ir_atomic_kind kind, ir_dtype dt)
 {
-    bool wide_int = dt == DT_I32 || dt == DT_I64, wide_float = dt == DT_F32 || dt == DT_F64;
+    bool wide_int = dt == DT_I32 || dt == DT_U32 || dt == DT_I64 || dt == DT_U64;
+    bool wide_float = dt == DT_F32 || dt == DT_F64;
     switch (kind) {
     case IR_ATOM_ADD: return wide_int || wide_float || dt == DT_F16;
     case IR_ATOM_MAX:
@@ -50,22 +51,27 @@ bool ir_atomic_rmw_dtype_ok(ir_atomic_kind kind, ir_dtype dt)
 
 bool ir_atomic_cas_dtype_ok(ir_dtype dt)
 {
-    return dt == DT_I32 || dt == DT_I64 || dt == DT_F16 || dt == DT_BF16 || dt == DT_F32 || dt == DT_F64;
+    return dt == DT_I32 || dt == DT_U32 || dt == DT_I64 || dt == DT_U64 || dt == DT_F16 ||
+           dt == DT_BF16 || dt == DT_F32 || dt == DT_F64;
 }
 
 const char *ir_atomic_dtypes_text(ir_atomic_kind kind, bool mlir)
 {
     switch (kind) {
-    case IR_ATOM_ADD: return mlir ? "i32, i64, f16, f32 or f64" : "int32, int64, float16, float32 or float64";
+    case IR_ATOM_ADD:
+        return mlir ? "i32, ui32, i64, ui64, f16, f32 or f64"
+                    : "int32, uint32, int64, uint64, float16, float32 or float64";
     case IR_ATOM_MAX:
     case IR_ATOM_MIN:
-    case IR_ATOM_XCHG: return mlir ? "i32, i64, f32 or f64" : "int32, int64, float32 or float64";
+    case IR_ATOM_XCHG:
+        return mlir ? "i32, ui32, i64, ui64, f32 or f64"
+                    : "int32, uint32, int64, uint64, float32 or float64";
     case IR_ATOM_AND:
     case IR_ATOM_OR:
-    case IR_ATOM_XOR: return mlir ? "i32 or i64" : "int32 or int64";
+    case IR_ATOM_XOR: return mlir ? "i32, ui32, i64 or ui64" : "int32, uint32, int64 or uint64";
     default:
-        return mlir ? "i32, i64, f16, bf16, f32 or f64"
-                    : "int32, int64, float16, bfloat16, float32 or float64";
+        return mlir ? "i32, ui32, i64, ui64, f16, bf16, f32 or f64"
+                    : "int32, uint32, int64, uint64, float16, bfloat16, float32 or float64";
     }
 }
 

@@ -17,8 +17,12 @@ const ir_dtype_info ir_dtypes[DT_COUNT] = {
     [DT_I1] = {"i1", "int1", 1, false, false, 1},
     [DT_I8] = {"i8", "int8", 8, false, true, 1},
     [DT_U8] = {"ui8", "uint8", 8, false, false, 1},
+    [DT_I16] = {"i16", "int16", 16, false, true, 2},
+    [DT_U16] = {"ui16", "uint16", 16, false, false, 2},
     [DT_I32] = {"i32", "int32", 32, false, true, 4},
+    [DT_U32] = {"ui32", "uint32", 32, false, false, 4},
     [DT_I64] = {"i64", "int64", 64, false, true, 8},
+    [DT_U64] = {"ui64", "uint64", 64, false, false, 8},
     [DT_F16] = {"f16", "float16", 16, true, true, 2},
     [DT_BF16] = {"bf16", "bfloat16", 16, true, true, 2},
     [DT_F32] = {"f32", "float32", 32, true, true, 4},
@@ -27,6 +31,10 @@ const ir_dtype_info ir_dtypes[DT_COUNT] = {
 
 bool ir_dtype_is_float(ir_dtype dt) { return dt < DT_COUNT && ir_dtypes[dt].is_float; }
 bool ir_dtype_is_int(ir_dtype dt) { return dt != DT_VOID && dt < DT_COUNT && !ir_dtypes[dt].is_float; }
+bool ir_dtype_is_unsigned(ir_dtype dt)
+{
+    return dt == DT_U8 || dt == DT_U16 || dt == DT_U32 || dt == DT_U64;
+}
 
 ir_dtype ir_dtype_from_name(const char *name, size_t len)
 {
@@ -39,6 +47,7 @@ ir_dtype ir_dtype_from_name(const char *name, size_t len)
         {"bool", DT_I1}, {"int1", DT_I1}, {"fp16", DT_F16}, {"fp32", DT_F32},
         {"fp64", DT_F64}, {"bf16", DT_BF16}, {"half", DT_F16}, {"float", DT_F32},
         {"double", DT_F64}, {"u8", DT_U8},
+        {"u16", DT_U16}, {"u32", DT_U32}, {"u64", DT_U64},
     };
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
         if (strlen(aliases[i].alias) == len && !memcmp(aliases[i].alias, name, len))

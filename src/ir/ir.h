@@ -25,8 +25,12 @@ typedef enum ir_dtype {
     DT_I1,
     DT_I8,
     DT_U8,
+    DT_I16,
+    DT_U16,
     DT_I32,
+    DT_U32,
     DT_I64,
+    DT_U64,
     DT_F16,
     DT_BF16,
     DT_F32,
@@ -101,6 +105,8 @@ typedef struct ir_dtype_info {
 extern const ir_dtype_info ir_dtypes[DT_COUNT];
 bool ir_dtype_is_float(ir_dtype dt);
 bool ir_dtype_is_int(ir_dtype dt); /* integers and i1 */
+/* ui8, ui16, ui32, ui64 (not i1, which is its own kind). */
+bool ir_dtype_is_unsigned(ir_dtype dt);
 ir_dtype ir_dtype_from_name(const char *name, size_t len); /* MLIR or Python name; DT_VOID if unknown */
 
 /* ---- op table --------------------------------------------------------- */

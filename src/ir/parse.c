@@ -243,7 +243,7 @@ static bool scalar_named(const char *s, size_t n, ir_dtype *dt)
 static _Noreturn void unknown_type(parser *p, src_loc loc, const char *s, size_t n)
 {
     error_at(p, loc,
-             "unknown type '%.*s' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, "
+             "unknown type '%.*s' (types are i1 i8 ui8 i16 ui16 i32 ui32 i64 ui64 f16 bf16 f32 f64, "
              "!sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)",
              (int)(n > 40 ? 40 : n), s);
 }
@@ -456,8 +456,10 @@ static void number_attr(parser *p, ir_attr *a, const token *num, bool neg, ir_ty
     }
     /* Decimal: the type's own range (i1 is 0 or 1; ui8 0..255). */
     bool is_signed = ir_dtypes[dt].is_signed;
-    uint64_t max_pos = dt == DT_I1 ? 1 : is_signed ? (UINT64_C(1) << (bits - 1)) - 1
-                                               : (UINT64_C(1) << bits) - 1;
+    uint64_t max_pos = dt == DT_I1      ? 1
+                       : is_signed      ? (UINT64_C(1) << (bits - 1)) - 1
+                       : bits >= 64     ? UINT64_MAX
+                                        : (UINT64_C(1) << bits) - 1;
     uint64_t max_neg = is_signed ? UINT64_C(1) << (bits - 1) : 0;
     if ((!neg && u > max_pos) || (neg && u > max_neg))
         error_at(p, num->loc, "integer %s%.*s does not fit in %s", neg ? "-" : "", (int)num->len,
@@ -465,7 +467,7 @@ static void number_attr(parser *p, ir_attr *a, const token *num, bool neg, ir_ty
     if (neg)
         a->i = u == UINT64_C(1) << 63 ? INT64_MIN : -(int64_t)u;
     else
-        a->i = (int64_t)u;
+        a->i = ir_scalar_from_uint(dt, u).i; /* ui64 from 2^63 up: its bits */
 }
 
 static void parse_attr_value(parser *p, ir_attr *a)

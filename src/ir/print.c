@@ -321,7 +321,12 @@ static void print_attr_value(printer *p, const ir_attr *a)
     strbuf *out = p->out;
     switch (a->kind) {
     case ATTR_INT:
-        put_int(out, a->i);
+        if (a->type.kind == TY_SCALAR && a->type.dtype == DT_U64 && a->i < 0) {
+            /* a ui64 from 2^63 up, held as its bits: its unsigned value */
+            sb_printf(out, "%llu", (unsigned long long)(uint64_t)a->i);
+        } else {
+            put_int(out, a->i);
+        }
         put_s(out, " : ");
         put_type(out, int_attr_type(a));
         break;

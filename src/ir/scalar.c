@@ -10,7 +10,10 @@
  *
  * Integers are computed in uint64_t (wrap-around is defined there) and then
  * brought back to the canonical form by wrap_int: the low `bits` bits,
- * sign-extended for signed dtypes, zero-extended for i1 and ui8. Floats are
+ * sign-extended for signed dtypes, zero-extended for i1 and the unsigned
+ * ones (ui64 is held as its bit pattern: its values from 2^63 up are
+ * negative in the int64, so everything that reads a ui64 value as a number
+ * goes through uint64_t, as eval_uint_binary does). Floats are
  * computed in double and rounded once to the dtype; for + - * / and sqrt of
  * f32/f16/bf16 operands that single rounding of the exact double result is
  * the correctly rounded IEEE result, because double carries more than twice
@@ -32,13 +35,12 @@ static int64_t sign_extend(uint64_t u, int bits)
 
 static int64_t wrap_int(ir_dtype dt, uint64_t u)
 {
-    switch (dt) {
-    case DT_I1: return (int64_t)(u & 1);
-    case DT_U8: return (int64_t)(u & 0xff);
-    case DT_I8: return sign_extend(u, 8);
-    case DT_I32: return sign_extend(u, 32);
-    default: return u64_to_i64(u);
-    }
+    int bits = ir_dtypes[dt].bits;
+    if (bits >= 64)
+        return u64_to_i64(u); /* i64, and ui64's bit pattern */
+    if (dt == DT_I1 || ir_dtype_is_unsigned(dt))
+        return (int64_t)(u & ((UINT64_C(1) << bits) - 1));
+    return sign_extend(u, bits);
 }
 
 /* Rounds finite x to a binary format with p significant bits, minimum
@@ -79,16 +81,20 @@ static double round_float(ir_dtype dt, double x)
 /* An int64 as a double that rounds correctly to any format of at most 51
  * bits: exact below 2^53, otherwise rounded to odd (the discarded bits are
  * folded into a sticky low bit), which makes the second rounding exact. */
-static double int_to_double_sticky(int64_t v)
+static double uint_to_double_sticky(uint64_t mag)
 {
-    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     int shift = 0;
     while ((mag >> shift) >= (UINT64_C(1) << 53))
         shift++;
     uint64_t kept = mag >> shift;
     if (shift && (mag & ((UINT64_C(1) << shift) - 1)))
         kept |= 1;
-    double d = ldexp((double)kept, shift);
+    return ldexp((double)kept, shift);
+}
+
+static double int_to_double_sticky(int64_t v)
+{
+    double d = uint_to_double_sticky(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
     return v < 0 ? -d : d;
 }
 
@@ -100,20 +106,33 @@ static int64_t float_to_int(ir_dtype dt, double x)
         return x != 0; /* NaN != 0 */
     if (isnan(x))
         return 0;
-    double lo, hi_excl; /* [lo, hi_excl) is exactly representable as bounds */
-    int64_t lo_i, hi_i;
-    switch (dt) {
-    case DT_I8: lo = -128.0, hi_excl = 128.0, lo_i = -128, hi_i = 127; break;
-    case DT_U8: lo = 0.0, hi_excl = 256.0, lo_i = 0, hi_i = 255; break;
-    case DT_I32: lo = -2147483648.0, hi_excl = 2147483648.0, lo_i = INT32_MIN, hi_i = INT32_MAX; break;
-    default: lo = -0x1p63, hi_excl = 0x1p63, lo_i = INT64_MIN, hi_i = INT64_MAX; break;
-    }
+    /* [lo, hi_excl) is exactly representable as bounds: -2^(bits-1) and
+     * 2^(bits-1) for signed dtypes, 0 and 2^bits for unsigned ones. */
+    int bits = ir_dtypes[dt].bits;
     double t = trunc(x);
+    if (ir_dtype_is_unsigned(dt)) {
+        if (t <= 0)
+            return 0;
+        if (t >= ldexp(1.0, bits))
+            return wrap_int(dt, UINT64_MAX); /* all ones: the largest value */
+        return wrap_int(dt, (uint64_t)t);
+    }
+    double lo = -ldexp(1.0, bits - 1), hi_excl = ldexp(1.0, bits - 1);
     if (t <= lo)
-        return lo_i;
+        return ir_dtype_min_int(dt);
     if (t >= hi_excl)
-        return hi_i;
+        return ir_dtype_max_int(dt);
     return (int64_t)t;
+}
+
+ir_scalar ir_scalar_from_uint(ir_dtype dt, uint64_t v)
+{
+    ir_scalar s;
+    if (ir_dtype_is_float(dt))
+        s.f = dt == DT_F64 ? (double)v : round_float(dt, uint_to_double_sticky(v));
+    else
+        s.i = wrap_int(dt, v);
+    return s;
 }
 
 ir_scalar ir_scalar_from_int(ir_dtype dt, int64_t v)
@@ -237,9 +256,29 @@ static int64_t int_shr(ir_dtype dt, int64_t a, int64_t b)
     return a >> b;
 }
 
+/* The ops whose meaning depends on signedness, on unsigned dtypes: the
+ * canonical values read as uint64_t (zero-extended, or ui64's bits).
+ * Division and remainder truncate (Python's floor rules agree on values
+ * that are never negative); a divisor of 0 gives 0 for both; the right
+ * shift is logical. */
+static bool eval_uint_binary(ir_op_kind kind, ir_dtype dt, uint64_t a, uint64_t b, int64_t *out)
+{
+    switch (kind) {
+    case IR_FLOORDIV: case IR_IDIV: *out = b ? wrap_int(dt, a / b) : 0; return true;
+    case IR_MOD: case IR_REM: *out = b ? wrap_int(dt, a % b) : 0; return true;
+    case IR_MINIMUM: *out = wrap_int(dt, a < b ? a : b); return true;
+    case IR_MAXIMUM: *out = wrap_int(dt, a > b ? a : b); return true;
+    case IR_SHR: *out = b >= (uint64_t)int_bits(dt) ? 0 : wrap_int(dt, a >> b); return true;
+    case IR_SHL: *out = b >= (uint64_t)int_bits(dt) ? 0 : wrap_int(dt, a << b); return true;
+    default: return false;
+    }
+}
+
 static bool eval_int_binary(ir_op_kind kind, ir_dtype dt, int64_t a, int64_t b, int64_t *out)
 {
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    if (ir_dtype_is_unsigned(dt) && eval_uint_binary(kind, dt, ua, ub, out))
+        return true;
     switch (kind) {
     case IR_ADD: *out = wrap_int(dt, ua + ub); return true;
     case IR_SUB: *out = wrap_int(dt, ua - ub); return true;
@@ -363,7 +402,9 @@ bool ir_eval_unary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar *out)
         uint64_t ua = (uint64_t)a.i;
         switch (kind) {
         case IR_NEG: out->i = wrap_int(dt, (uint64_t)0 - ua); return true;
-        case IR_ABS: out->i = a.i < 0 ? wrap_int(dt, (uint64_t)0 - ua) : a.i; return true;
+        case IR_ABS: /* unsigned values are their own magnitude */
+            out->i = a.i < 0 && !ir_dtype_is_unsigned(dt) ? wrap_int(dt, (uint64_t)0 - ua) : a.i;
+            return true;
         case IR_NOT: out->i = wrap_int(dt, ~ua); return true; /* i1: logical not */
         default: return false;
         }
@@ -410,12 +451,17 @@ int ir_eval_cmp(const char *predicate, ir_dtype dt, ir_scalar a, ir_scalar b)
 {
     if (!predicate)
         return -1;
-    /* Canonical integers compare correctly as int64 whatever their
-     * signedness (ui8 and i1 are held zero-extended). C's float comparisons
+    /* Canonical signed integers compare correctly as int64, unsigned ones
+     * as uint64 (ui64 is held as its bits). Comparing (i ^ MIN) and (j ^
+     * MIN) as int64 is comparing i and j as uint64. C's float comparisons
      * are IEEE's: every one involving NaN is false except !=. */
     bool fl = ir_dtype_is_float(dt);
     double x = a.f, y = b.f;
     int64_t i = a.i, j = b.i;
+    if (ir_dtype_is_unsigned(dt)) {
+        i = u64_to_i64((uint64_t)i ^ (UINT64_C(1) << 63));
+        j = u64_to_i64((uint64_t)j ^ (UINT64_C(1) << 63));
+    }
     if (!strcmp(predicate, "lt"))
         return fl ? x < y : i < j;
     if (!strcmp(predicate, "le"))
@@ -439,6 +485,8 @@ ir_scalar ir_eval_cast(ir_dtype from, ir_dtype to, ir_scalar a)
         ir_scalar s = {.i = a.i != 0};
         return s;
     }
+    if (from == DT_U64) /* its bits, read as the unsigned value */
+        return ir_scalar_from_uint(to, (uint64_t)a.i);
     return ir_scalar_from_int(to, a.i); /* int->int wraps; int->float rounds */
 }
 
@@ -448,9 +496,10 @@ int64_t ir_dtype_min_int(ir_dtype dt)
 {
     switch (dt) {
     case DT_I8: return INT8_MIN;
+    case DT_I16: return INT16_MIN;
     case DT_I32: return INT32_MIN;
     case DT_I64: return INT64_MIN;
-    default: return 0; /* i1, ui8 */
+    default: return 0; /* i1 and the unsigned dtypes */
     }
 }
 
@@ -460,9 +509,20 @@ int64_t ir_dtype_max_int(ir_dtype dt)
     case DT_I1: return 1;
     case DT_I8: return INT8_MAX;
     case DT_U8: return UINT8_MAX;
+    case DT_I16: return INT16_MAX;
+    case DT_U16: return UINT16_MAX;
     case DT_I32: return INT32_MAX;
+    case DT_U32: return UINT32_MAX;
+    case DT_U64: return -1; /* canonical: the bits of 2^64 - 1 */
     default: return INT64_MAX;
     }
+}
+
+bool ir_dtype_holds_int(ir_dtype dt, int64_t v)
+{
+    if (dt == DT_U64)
+        return true; /* every bit pattern */
+    return v >= ir_dtype_min_int(dt) && v <= ir_dtype_max_int(dt);
 }
 
 ir_dtype ir_reduce_accumulator(ir_dtype dt)
@@ -472,7 +532,9 @@ ir_dtype ir_reduce_accumulator(ir_dtype dt)
     case DT_BF16: return DT_F32;
     case DT_I1:
     case DT_I8:
-    case DT_U8: return DT_I32;
+    case DT_U8:
+    case DT_I16: return DT_I32;
+    case DT_U16: return DT_U32;
     default: return dt;
     }
 }
@@ -614,8 +676,11 @@ ir_scalar ir_scalar_load(ir_dtype dt, const void *p)
     case DT_I1: { uint8_t b; memcpy(&b, p, 1); s.i = b != 0; break; }
     case DT_I8: { int8_t b; memcpy(&b, p, 1); s.i = b; break; }
     case DT_U8: { uint8_t b; memcpy(&b, p, 1); s.i = b; break; }
+    case DT_I16: { int16_t b; memcpy(&b, p, 2); s.i = b; break; }
+    case DT_U16: { uint16_t b; memcpy(&b, p, 2); s.i = b; break; }
     case DT_I32: { int32_t b; memcpy(&b, p, 4); s.i = b; break; }
-    case DT_I64: { int64_t b; memcpy(&b, p, 8); s.i = b; break; }
+    case DT_U32: { uint32_t b; memcpy(&b, p, 4); s.i = b; break; }
+    case DT_I64: case DT_U64: { int64_t b; memcpy(&b, p, 8); s.i = b; break; }
     case DT_F16: { uint16_t b; memcpy(&b, p, 2); s.f = ir_f16_to_f32(b); break; }
     case DT_BF16: { uint16_t b; memcpy(&b, p, 2); s.f = ir_bf16_to_f32(b); break; }
     case DT_F32: { float b; memcpy(&b, p, 4); s.f = b; break; }
@@ -631,8 +696,12 @@ void ir_scalar_store(ir_dtype dt, void *p, ir_scalar v)
     case DT_I1: { uint8_t b = v.i != 0; memcpy(p, &b, 1); break; }
     case DT_I8:
     case DT_U8: { uint8_t b = (uint8_t)((uint64_t)v.i & 0xff); memcpy(p, &b, 1); break; }
-    case DT_I32: { uint32_t b = (uint32_t)((uint64_t)v.i & 0xffffffffu); memcpy(p, &b, 4); break; }
-    case DT_I64: { memcpy(p, &v.i, 8); break; }
+    case DT_I16:
+    case DT_U16: { uint16_t b = (uint16_t)((uint64_t)v.i & 0xffff); memcpy(p, &b, 2); break; }
+    case DT_I32:
+    case DT_U32: { uint32_t b = (uint32_t)((uint64_t)v.i & 0xffffffffu); memcpy(p, &b, 4); break; }
+    case DT_I64:
+    case DT_U64: { memcpy(p, &v.i, 8); break; }
     case DT_F16: { uint16_t b = f16_bits_of_rounded(round_f16(v.f)); memcpy(p, &b, 2); break; }
     case DT_BF16: { uint16_t b = (uint16_t)(float_bits((float)round_bf16(v.f)) >> 16); memcpy(p, &b, 2); break; }
     case DT_F32: { float b = (float)v.f; memcpy(p, &b, 4); break; }

@@ -2,7 +2,9 @@
  *
  * Shared by the constant folder and the CPU executor so that folding never
  * changes what a kernel computes. A scalar of an integer dtype is held in
- * `i`, wrapped to its width (i1 is 0 or 1, ui8 is 0..255, signed types are
+ * `i`, wrapped to its width (i1 is 0 or 1, ui8 is 0..255, the other
+ * unsigned types zero-extended too but for ui64, held as its 64 bits, so
+ * that its values from 2^63 up read as negative int64; signed types are
  * sign-extended); a float is held in `f`, already rounded to its dtype's
  * format (f16/bf16/f32 values are exactly representable in a double).
  */
@@ -20,6 +22,9 @@ typedef union ir_scalar {
  * (for i1 it keeps bit 0); from_float into an integer dtype follows the
  * sw.cast rules (truncate toward zero, saturate, NaN -> 0). */
 ir_scalar ir_scalar_from_int(ir_dtype dt, int64_t v);
+/* The same from an unsigned value (a float dtype rounds v itself, not its
+ * bits read as int64). */
+ir_scalar ir_scalar_from_uint(ir_dtype dt, uint64_t v);
 ir_scalar ir_scalar_from_float(ir_dtype dt, double v);
 /* From an sw.constant value attribute (ATTR_INT/ATTR_FLOAT/ATTR_BOOL). */
 ir_scalar ir_scalar_from_attr(ir_dtype dt, const ir_attr *a);
@@ -45,11 +50,14 @@ ir_scalar ir_eval_bitcast(ir_dtype from, ir_dtype to, ir_scalar a);
  * (also for NULL). */
 ir_op_kind ir_reduce_combine_op(const char *kind);
 /* The type a reduction of dt accumulates in (docs/simt.md): f16/bf16 in
- * f32, i1/i8/u8 in i32, others as they are. */
+ * f32, i1/i8/ui8/i16 in i32, ui16 in ui32, others as they are. */
 ir_dtype ir_reduce_accumulator(ir_dtype dt);
-/* The smallest and largest value of an integer dtype (i1: 0 and 1). */
+/* The smallest and largest value of an integer dtype (i1: 0 and 1) in the
+ * canonical representation (ui64's largest is -1, its bits). */
 int64_t ir_dtype_min_int(ir_dtype dt);
 int64_t ir_dtype_max_int(ir_dtype dt);
+/* Whether v is a canonical value of the integer dtype (any v for ui64). */
+bool ir_dtype_holds_int(ir_dtype dt, int64_t v);
 
 /* Reductions: identity and combine for kind "sum" "max" "min" "prod". */
 bool ir_eval_reduce_identity(const char *kind, ir_dtype dt, ir_scalar *out);

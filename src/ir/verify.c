@@ -117,8 +117,7 @@ static bool check_constant(verifier *v, const ir_op *op)
         return fail(v, op, "'sw.constant' has a float value for the integer result type %s", TY(r, a));
     /* an integer value must already be in its type's canonical range (the
      * executors and the PTX emitter take it as it is) */
-    if (val->kind == ATTR_INT && !ir_dtype_is_float(dt) &&
-        (val->i < ir_dtype_min_int(dt) || val->i > ir_dtype_max_int(dt)))
+    if (val->kind == ATTR_INT && !ir_dtype_is_float(dt) && !ir_dtype_holds_int(dt, val->i))
         return fail(v, op, "'sw.constant' value %lld is out of range for the result type %s (%s "
                            "holds %lld..%lld)", (long long)val->i, TY(r, a), ir_dtypes[dt].name,
                     (long long)ir_dtype_min_int(dt), (long long)ir_dtype_max_int(dt));
@@ -294,9 +293,10 @@ static bool check_elem_kind(verifier *v, const ir_op *op, ir_type t)
         return fail(v, op, "'%s' needs integer or i1 operands, got %s", name_of(op), TY(t, a));
     if ((op->kind == IR_SHL || op->kind == IR_SHR) && dt == DT_I1)
         return fail(v, op, "'%s' does not take i1 operands", name_of(op));
-    if (op->kind == IR_UMULHI && dt != DT_I32 && dt != DT_I64)
-        return fail(v, op, "'%s' takes i32 or i64 operands, not %s", name_of(op), TY(t, a));
-    if ((op->kind == IR_NEG || op->kind == IR_ABS) && (dt == DT_I1 || dt == DT_U8))
+    if (op->kind == IR_UMULHI && ir_dtypes[dt].bits != 32 && ir_dtypes[dt].bits != 64)
+        return fail(v, op, "'%s' takes i32, ui32, i64 or ui64 operands, not %s", name_of(op),
+                    TY(t, a));
+    if ((op->kind == IR_NEG || op->kind == IR_ABS) && (dt == DT_I1 || ir_dtype_is_unsigned(dt)))
         return fail(v, op, "'%s' does not take %s operands", name_of(op), TY(t, a));
     return true;
 }

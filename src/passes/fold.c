@@ -320,8 +320,9 @@ static bool simplify_to_constant(folder *f, ir_op *op)
         break;
     case IR_REM: {
         /* x rem 1 and x rem -1 are 0 for every x (MIN rem -1 included);
-         * -1 of ui8 is 255, which is not. */
-        bool unit = is_int_const(m, y, 1) || (elem_dtype(m, y) != DT_U8 && is_int_const(m, y, -1));
+         * -1 of an unsigned dtype is its largest value, which is not. */
+        bool unit = is_int_const(m, y, 1) ||
+                    (!ir_dtype_is_unsigned(elem_dtype(m, y)) && is_int_const(m, y, -1));
         if (!ints || !unit)
             return false;
         r.i = 0;

@@ -10,11 +10,12 @@ import re
 import numpy as np
 
 FLOAT_DTYPES = ["float16", "float32", "float64"]
-INT_DTYPES = ["int8", "uint8", "int32", "int64"]
+INT_DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
 NUMERIC_DTYPES = INT_DTYPES + FLOAT_DTYPES
 ALL_DTYPES = ["bool"] + NUMERIC_DTYPES
 
-INT_BITS = {"int8": 8, "uint8": 8, "int32": 32, "int64": 64}
+INT_BITS = {"int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32,
+            "int64": 64, "uint64": 64}
 
 
 def new_seed():
@@ -64,7 +65,7 @@ def wrap_int(value, dtype):
         return int(value != 0)
     bits = INT_BITS[dtype]
     value &= (1 << bits) - 1
-    if dtype != "uint8" and value >= 1 << (bits - 1):
+    if not dtype.startswith("uint") and value >= 1 << (bits - 1):
         value -= 1 << bits
     return value
 

@@ -471,28 +471,28 @@ def e_not_a_pointer(x_ptr, n):
 
 @sw.jit
 def e_and_on_float(x_ptr, n):
-    old = sl.atomic_and(x_ptr + n, 1)  # error at col 25: int32 or int64, float32
+    old = sl.atomic_and(x_ptr + n, 1)  # error at col 25: int32, uint32, int64 or uint64, float32
 
 
 @sw.jit
 def e_or_on_float(x_ptr, n):
     offs = sl.arange(0, 16)
-    sl.atomic_or(x_ptr + offs, 1, mask=offs < n)  # error at col 18: int32 or int64
+    sl.atomic_or(x_ptr + offs, 1, mask=offs < n)  # error at col 18: int32, uint32, int64 or uint64
 
 
 @sw.jit
 def e_xor_method_on_float(x_ptr, n):
-    x_ptr.atomic_xor(3)  # error at col 5: sl.atomic_xor, int32 or int64
+    x_ptr.atomic_xor(3)  # error at col 5: sl.atomic_xor, int32, uint32, int64 or uint64
 
 
 @sw.jit
 def e_add_on_int8(x_ptr, n):
-    sl.atomic_add(x_ptr, 1)  # error at col 19: int32, int64, float16, float32 or float64
+    sl.atomic_add(x_ptr, 1)  # error at col 19: int32, uint32, int64, uint64, float16, float32 or float64
 
 
 @sw.jit
 def e_max_on_float16(x_ptr, n):
-    sl.atomic_max(x_ptr, 1.0)  # error at col 19: int32, int64, float32 or float64
+    sl.atomic_max(x_ptr, 1.0)  # error at col 19: int32, uint32, int64, uint64, float32 or float64
 
 
 @sw.jit

@@ -5,7 +5,8 @@ checked against Philox's published known-answer vectors):
 - 32-bit offsets run Philox-4x32 with the key (seed's low word, high word),
   64-bit offsets Philox-4x64 with the key (seed, 0), counter (offset, 0, 0,
   0), n_rounds rounds (10 by default);
-- randint is the first word (bit for bit), rand maps it to float32 as
+- randint is the first word (bit for bit, uint32 or uint64 as Triton's
+  randint returns it), rand maps it to float32 as
   Triton does (bit for bit), randn is Box-Muller's cosine value of the
   first two words (to float32 rounding of log, sqrt and cos);
 - seeds are runtime or compile-time integers (an int32 seed is widened
@@ -74,7 +75,7 @@ def uniform(words, bits):
 def reference(kind, seed, offsets, bits, rounds=10):
     words = reference_words(seed, offsets, bits, rounds)
     if kind == "randint":
-        return np.array([signed(w[0], bits) for w in words], dtype=np.int32 if bits == 32 else np.int64)
+        return np.array([w[0] for w in words], dtype=np.uint32 if bits == 32 else np.uint64)
     if kind == "rand":
         return uniform([w[0] for w in words], bits)
     u1 = np.maximum(np.float32(1e-7), uniform([w[0] for w in words], bits)).astype(np.float64)
@@ -102,7 +103,7 @@ def k_randn(out_ptr, seed, n, BLOCK: sl.constexpr):
 
 @sw.jit
 def k_rand_offsets(offsets_ptr, out_ptr, seed, n, ROUNDS: sl.constexpr, BLOCK: sl.constexpr):
-    """Offsets from memory (int32 or int64: the word size follows them)."""
+    """Offsets from memory (32 or 64 bits, either signedness: the word size follows them)."""
     i = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
     offs = sl.load(offsets_ptr + i, mask=i < n, other=0)
     sl.store(out_ptr + i, sl.randint(seed, offs, ROUNDS), mask=i < n)
@@ -158,7 +159,7 @@ def launch(kernel, executor, n, **arguments):
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
-@pytest.mark.parametrize("kind, kernel, dtype", [("randint", k_randint, np.int32),
+@pytest.mark.parametrize("kind, kernel, dtype", [("randint", k_randint, np.uint32),
                                                  ("rand", k_rand, np.float32),
                                                  ("randn", k_randn, np.float32)])
 @pytest.mark.parametrize("seed", [0, 1234, -7, (1 << 40) + 99, -(1 << 62)])
@@ -186,7 +187,8 @@ def test_rand_is_in_the_unit_interval_and_uniform(executor):
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
-@pytest.mark.parametrize("dtype, bits", [(np.int32, 32), (np.int64, 64)])
+@pytest.mark.parametrize("dtype, bits", [(np.int32, 32), (np.int64, 64), (np.uint32, 32),
+                                         (np.uint64, 64)])
 @pytest.mark.parametrize("rounds", [10, 7, 0])
 def test_offsets_of_either_width_and_fewer_rounds(executor, dtype, bits, rounds):
     rng = np.random.default_rng(rounds)
@@ -194,11 +196,12 @@ def test_offsets_of_either_width_and_fewer_rounds(executor, dtype, bits, rounds)
     info = np.iinfo(dtype)
     offsets = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
     offsets[:3] = [0, info.min, info.max]
-    out = np.zeros(n, dtype)
+    out = np.zeros(n, np.uint32 if bits == 32 else np.uint64)
     k_rand_offsets.launch(arguments={"offsets_ptr": offsets, "out_ptr": out, "seed": 2024, "n": n},
                           constexprs={"ROUNDS": rounds, "BLOCK": BLOCK}, grid=((n + BLOCK - 1) // BLOCK,),
                           executor=executor)
-    assert_same(out, reference("randint", 2024, offsets, bits, rounds))
+    # an offset is its bits: a negative one is the unsigned counter 2**bits + offset
+    assert_same(out, reference("randint", 2024, [int(o) % (1 << bits) for o in offsets], bits, rounds))
 
 
 def normals(words, bits):
@@ -213,13 +216,13 @@ def normals(words, bits):
 @pytest.mark.parametrize("seed", [3, -(1 << 33)])
 def test_the_four_word_forms(executor, seed):
     n = 150
-    ints, uni, nrm = np.zeros(4 * n, np.int32), np.zeros(4 * n, np.float32), np.zeros(4 * n, np.float32)
+    ints, uni, nrm = np.zeros(4 * n, np.uint32), np.zeros(4 * n, np.float32), np.zeros(4 * n, np.float32)
     k_four.launch(arguments={"int_ptr": ints, "uni_ptr": uni, "nrm_ptr": nrm, "seed": seed, "n": n},
                   constexprs={"BLOCK": BLOCK}, grid=((n + BLOCK - 1) // BLOCK,), executor=executor)
     words = reference_words(seed, range(n), 32)
     columns = [[w[j] for w in words] for j in range(4)]
     for j in range(4):
-        assert_same(ints[j::4], np.array([signed(w, 32) for w in columns[j]], np.int32))
+        assert_same(ints[j::4], np.array(columns[j], np.uint32))
         assert_same(uni[j::4], uniform(columns[j], 32))
     n0, n1 = normals(columns[0:2], 32)
     n2, n3 = normals(columns[2:4], 32)
@@ -233,10 +236,32 @@ def test_the_four_word_forms(executor, seed):
 
 @pytest.mark.parametrize("executor", EXECUTORS)
 def test_a_compile_time_seed_folds_to_the_same_stream(executor):
-    out = np.zeros(BLOCK, np.int32)
+    out = np.zeros(BLOCK, np.uint32)
     k_constant_seed.launch(arguments={"out_ptr": out, "n": BLOCK}, constexprs={"SEED": -99, "BLOCK": BLOCK},
                            grid=(1,), executor=executor)
-    assert_same(out, np.full(BLOCK, reference("randint", -99, [12345], 32)[0], np.int32))
+    assert_same(out, np.full(BLOCK, reference("randint", -99, [12345], 32)[0], np.uint32))
+
+
+@sw.jit
+def k_randint_types(out32_ptr, out64_ptr, seed, BLOCK: sl.constexpr):
+    offs = sl.arange(0, BLOCK)
+    a = sl.randint(seed, offs)
+    b = sl.randint(seed, offs.to(sl.int64))
+    sl.store(out32_ptr + offs, a >> 28)  # logical: the top four bits
+    sl.store(out64_ptr + offs, b >> 60)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_randint_is_unsigned_as_in_triton(executor):
+    out32, out64 = np.zeros(BLOCK, np.uint32), np.zeros(BLOCK, np.uint64)
+    k_randint_types.launch(arguments={"out32_ptr": out32, "out64_ptr": out64, "seed": 77},
+                           constexprs={"BLOCK": BLOCK}, grid=(1,), executor=executor)
+    text = k_randint_types.emit_mlir(arguments={"out32_ptr": out32, "out64_ptr": out64, "seed": 77},
+                                     constexprs={"BLOCK": BLOCK})
+    assert "ui32" in text and "ui64" in text
+    assert_same(out32, reference("randint", 77, range(BLOCK), 32) >> np.uint32(28))
+    assert_same(out64, reference("randint", 77, range(BLOCK), 64) >> np.uint64(60))
+    assert out32.max() > 7 and out64.max() > 7  # words with the top bit set shift logically
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
@@ -259,7 +284,7 @@ PTRS = {"x_ptr": "*f32", "out_ptr": "*f32", "n": "i32", "s": "f32"}
 
 @sw.jit
 def k_float_offset(x_ptr, out_ptr, n, s):
-    r = sl.rand(1, s)  # error at col 20: offset, int32 or int64
+    r = sl.rand(1, s)  # error at col 20: offset, int32, uint32, int64 or uint64
 
 
 @sw.jit

@@ -29,8 +29,9 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
-SL_DTYPES = {"bool": sl.int1, "int8": sl.int8, "uint8": sl.uint8, "int32": sl.int32,
-             "int64": sl.int64, "float16": sl.float16, "bfloat16": sl.bfloat16,
+SL_DTYPES = {"bool": sl.int1, "int8": sl.int8, "uint8": sl.uint8, "int16": sl.int16,
+             "uint16": sl.uint16, "int32": sl.int32, "uint32": sl.uint32, "int64": sl.int64,
+             "uint64": sl.uint64, "float16": sl.float16, "bfloat16": sl.bfloat16,
              "float32": sl.float32, "float64": sl.float64}
 
 
@@ -596,9 +597,10 @@ def test_floordiv_mod_int_c_semantics(rng, dtype):
     # division by zero gives 0 on the CPU; the result wraps (INT_MIN // -1).
     x = int_inputs(rng, dtype)
     y = int_inputs(rng, dtype)[::-1].copy()
-    y[::7] = rng.integers(-9 if dtype != "uint8" else 1, 10, y[::7].size)
+    unsigned = dtype.startswith("uint")
+    y[::7] = rng.integers(-9 if not unsigned else 1, 10, y[::7].size)
     y[::23] = 0
-    if dtype != "uint8":
+    if not unsigned:
         lo, _ = int_range(dtype)
         x[40], y[40] = lo, -1
     q = [0 if b == 0 else c_div(int(a), int(b)) for a, b in zip(x, y)]
@@ -1042,16 +1044,25 @@ def test_load_other_fills_masked_lanes(rng, other):
 
 
 @pytest.mark.parametrize("xt, yt, result", [
-    ("int8", "uint8", "int32"), ("int32", "int64", "int64"), ("bool", "int32", "int32"),
+    # Triton's integer promotion: mixed signedness gives the unsigned type
+    # when it is at least as wide, else the signed one
+    ("int8", "uint8", "uint8"), ("int32", "uint32", "uint32"), ("uint8", "int32", "int32"),
+    ("uint16", "int16", "uint16"), ("int64", "uint32", "int64"), ("uint64", "int64", "uint64"),
+    ("uint16", "uint32", "uint32"), ("bool", "uint16", "uint16"), ("uint32", "float32", "float32"),
+    ("uint64", "float16", "float16"), ("int16", "int8", "int16"),
+    ("int32", "int64", "int64"), ("bool", "int32", "int32"),
     ("int8", "int8", "int8"), ("float32", "int64", "float32"), ("float16", "float64", "float64"),
     ("uint8", "float16", "float16"), ("bool", "float32", "float32"),
     ("int64", "float64", "float64"), ("int32", "float16", "float16")])
 def test_promotion_of_mixed_operands(rng, xt, yt, result):
     x = random_array(rng, np_dtype(xt), N) if xt == "bool" else \
-        random_array(rng, xt, N, 0 if xt == "uint8" else -50, 50)
+        random_array(rng, xt, N, 0 if xt.startswith("uint") else -50, 50)
     y = random_array(rng, np_dtype(yt), N) if yt == "bool" else \
-        random_array(rng, yt, N, 0 if yt == "uint8" else -50, 50)
-    expected = (x.astype(np.float64) + y.astype(np.float64)).astype(result)
+        random_array(rng, yt, N, 0 if yt.startswith("uint") else -50, 50)
+    if np.dtype(result).kind in "iu":  # integers wrap into the result type, as NumPy's astype
+        expected = (x.astype(np.int64) + y.astype(np.int64)).astype(result)
+    else:
+        expected = (x.astype(np.float64) + y.astype(np.float64)).astype(result)
     assert_same(binary(op_promote_add, x, y, result), expected, rng.seed,
                 "%s + %s -> %s" % (xt, yt, result))
 

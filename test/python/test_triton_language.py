@@ -503,12 +503,12 @@ def k_math_clamp(x_ptr, out_ptr, n):
 
 @sw.jit
 def k_umulhi_float(x_ptr, out_ptr, n):
-    x = sl.umulhi(n, 1.5)  # error at col 9: int32 or int64
+    x = sl.umulhi(n, 1.5)  # error at col 9: int32, uint32, int64 or uint64
 
 
 @sw.jit
 def k_umulhi_int8(x_ptr, out_ptr, n):
-    x = sl.umulhi(n.to(sl.int8), n.to(sl.int8))  # error at col 9: int32 or int64
+    x = sl.umulhi(n.to(sl.int8), n.to(sl.int8))  # error at col 9: int32, uint32, int64 or uint64
 
 
 @sw.jit

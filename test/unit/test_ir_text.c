@@ -407,7 +407,7 @@ static void test_variants(void)
          "'sw.add' has 2 operands but its type lists 3"},
         {"func.func @k(%a: i32) {\n  %0 = \"sw.neg\"(%a) : (i32) -> i32\n", 2, 35,
          "expected '}' (to close '{' at line 1), found end of input"},
-        {"func.func @k(%a: i16) {}", 1, 18, "unknown type 'i16'"},
+        {"func.func @k(%a: i12) {}", 1, 18, "unknown type 'i12'"},
         {"func.func @k(%a: i32 {}", 1, 22, "argument attributes are not supported"},
         {"func.func @k() {\n  %0 = \"sw.constant\"() {value = 1.5 : i32} : () -> i32\n}", 2, 39,
          "a float literal needs a float type, not i32"},

@@ -149,7 +149,8 @@ static bool exec_cmp(cpu_ctx *c, const ir_op *op)
     int32_t n = cpu_len(c, r);
     const ir_scalar *a = cpu_vals(c, op->operands[0]), *b = cpu_vals(c, op->operands[1]);
     ir_scalar *o = cpu_vals(c, r);
-    if (!c->generic_only && fast_cmp(parse_pred(pred), ir_dtype_is_float(dt), a, b, o, n))
+    /* the fast loop compares int64: not for ui64, whose values from 2^63 up read as negative */
+    if (!c->generic_only && dt != DT_U64 && fast_cmp(parse_pred(pred), ir_dtype_is_float(dt), a, b, o, n))
         return true;
     for (int32_t i = 0; i < n; i++) {
         int v = ir_eval_cmp(pred, dt, a[i], b[i]);

@@ -489,7 +489,8 @@ static const char *param_type(ir_type t)
     if (t.kind == TY_PTR)
         return "u64";
     static const char *const names[DT_COUNT] = {
-        [DT_I1] = "u8", [DT_I8] = "s8", [DT_U8] = "u8", [DT_I32] = "s32", [DT_I64] = "s64",
+        [DT_I1] = "u8", [DT_I8] = "s8", [DT_U8] = "u8", [DT_I16] = "s16", [DT_U16] = "u16",
+        [DT_I32] = "s32", [DT_U32] = "u32", [DT_I64] = "s64", [DT_U64] = "u64",
         [DT_F16] = "b16", [DT_BF16] = "b16", [DT_F32] = "f32", [DT_F64] = "f64",
     };
     return t.kind == TY_SCALAR && t.dtype < DT_COUNT ? names[t.dtype] : NULL;

@@ -30,8 +30,8 @@ static const char *rmw_suffix(ir_atomic_kind kind, ir_dtype dt)
     switch (kind) {
     case IR_ATOM_ADD:
         switch (dt) {
-        case DT_I32: return "add.u32";
-        case DT_I64: return "add.u64";
+        case DT_I32: case DT_U32: return "add.u32";
+        case DT_I64: case DT_U64: return "add.u64";
         case DT_F16: return "add.noftz.f16";
         case DT_F32: return "add.f32";
         default: return "add.f64";
@@ -40,8 +40,14 @@ static const char *rmw_suffix(ir_atomic_kind kind, ir_dtype dt)
     case IR_ATOM_OR: return wide ? "or.b64" : "or.b32";
     case IR_ATOM_XOR: return wide ? "xor.b64" : "xor.b32";
     case IR_ATOM_XCHG: return wide ? "exch.b64" : "exch.b32";
-    case IR_ATOM_MAX: return wide ? "max.s64" : "max.s32";
-    default: return wide ? "min.s64" : "min.s32";
+    case IR_ATOM_MAX:
+        if (ir_dtype_is_unsigned(dt))
+            return wide ? "max.u64" : "max.u32";
+        return wide ? "max.s64" : "max.s32";
+    default:
+        if (ir_dtype_is_unsigned(dt))
+            return wide ? "min.u64" : "min.u32";
+        return wide ? "min.s64" : "min.s32";
     }
 }
 

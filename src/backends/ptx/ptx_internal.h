@@ -19,7 +19,7 @@
 typedef enum ptx_class {
     RC_PRED, /* %p  .pred */
     RC_B16,  /* %h  .b16: f16/bf16 bit patterns */
-    RC_B32,  /* %r  .b32: i8, ui8 (canonical: sign/zero-extended), i32 */
+    RC_B32,  /* %r  .b32: i8, ui8, i16, ui16 (canonical: sign/zero-extended), i32, ui32 */
     RC_F32,  /* %f  .f32 */
     RC_B64,  /* %rd .b64: i64, global addresses */
     RC_F64,  /* %fd .f64 */

@@ -1,14 +1,16 @@
 /* ptx_ops.c - elementwise ops, comparisons, select and casts as TABLES from
  * (op, compute kind) to an instruction template (ptx_internal.h). Requires
- * operands in canonical registers (i8/ui8 sign/zero-extended in b32);
+ * operands in canonical registers (i8/i16 sign-extended, ui8/ui16
+ * zero-extended in b32);
  * guarantees the results src/ir/scalar.c defines, bit for bit, except for
  * the approximations listed here.
  *
  * Legalisation before the table lookup: f16/bf16 ops without a 16-bit row
  * are promoted to f32 (exact), computed, and rounded back once with
  * cvt.rn (for + - * / sqrt this equals the oracle's single rounding: f32
- * carries more than twice their precision plus two bits); i8/ui8 compute
- * in 32 bits and are wrapped back after ops that can leave their range.
+ * carries more than twice their precision plus two bits); i8/ui8/i16/ui16
+ * compute in 32 bits (signed or unsigned instructions by their dtype) and
+ * are wrapped back after ops that can leave their range.
  * Nothing flushes subnormals (no .ftz anywhere).
  *
  * Approximations (f32 bound, and the worst seen on an H200 by
@@ -36,13 +38,19 @@
 /* Compute kinds: how a dtype's values are computed. */
 enum {
     K_PRED = 1 << 0, /* i1 in predicates */
-    K_I32 = 1 << 1,  /* i8, ui8, i32 in b32 registers as s32 */
+    K_I32 = 1 << 1,  /* i8, i16, i32 in b32 registers as s32 */
     K_I64 = 1 << 2,
     K_F32 = 1 << 3,  /* f32, and promoted f16/bf16 */
     K_F64 = 1 << 4,
     K_H16 = 1 << 5,  /* f16/bf16 bit patterns, for ops that need no arithmetic */
+    K_U32 = 1 << 6,  /* ui8, ui16, ui32 in b32 registers as u32 */
+    K_U64 = 1 << 7,
 };
-#define K_INT (K_I32 | K_I64)
+#define K_SINT (K_I32 | K_I64)
+#define K_UINT (K_U32 | K_U64)
+#define K_INT (K_SINT | K_UINT)
+#define K_B32 (K_I32 | K_U32)
+#define K_B64 (K_I64 | K_U64)
 #define K_FLT (K_F32 | K_F64)
 
 typedef struct kind_info {
@@ -58,14 +66,18 @@ static const kind_info kinds[] = {
     {K_F32, RC_F32, "f32", "b32", "u32"},
     {K_F64, RC_F64, "f64", "b64", "u64"},
     {K_H16, RC_B16, "b16", "b16", "u16"},
+    {K_U32, RC_B32, "u32", "b32", "u32"},
+    {K_U64, RC_B64, "u64", "b64", "u64"},
 };
 
 static const kind_info *kind_of(ir_dtype dt)
 {
     switch (dt) {
     case DT_I1: return &kinds[0];
-    case DT_I8: case DT_U8: case DT_I32: return &kinds[1];
+    case DT_I8: case DT_I16: case DT_I32: return &kinds[1];
+    case DT_U8: case DT_U16: case DT_U32: return &kinds[6];
     case DT_I64: return &kinds[2];
+    case DT_U64: return &kinds[7];
     case DT_F32: return &kinds[3];
     case DT_F64: return &kinds[4];
     case DT_F16: case DT_BF16: return &kinds[5];
@@ -105,6 +117,15 @@ ptx_class ptx_dtype_class(ir_dtype dt)
 
 /* Python % on integers: the remainder takes the divisor's sign; 0 for a
  * divisor of 0 or -1. */
+/* Unsigned / and % (// and % mean the same on values that are never
+ * negative): the divisor is replaced by 1 where it is 0 (result 0). */
+#define UINT_DIV                                                                       \
+    "setp.eq.$T $p0, $b, 0; selp.$B $t0, 1, $b, $p0; div.$T $t1, $a, $t0;"             \
+    "selp.$B $d, 0, $t1, $p0;"
+#define UINT_REM                                                                       \
+    "setp.eq.$T $p0, $b, 0; selp.$B $t0, 1, $b, $p0; rem.$T $t1, $a, $t0;"             \
+    "selp.$B $d, 0, $t1, $p0;"
+
 #define INT_MOD                                                                        \
     "setp.eq.$T $p0, $b, 0; setp.eq.$T $p1, $b, -1; or.pred $p0, $p0, $p1;"            \
     "selp.$B $t0, 1, $b, $p0; rem.$T $t1, $a, $t0;"                                    \
@@ -513,20 +534,24 @@ static const op_rule op_rules[] = {
     {IR_MUL, K_FLT, "mul.rn.$T $d, $a, $b;"},
     {IR_MUL, K_PRED, "and.pred $d, $a, $b;"},
     {IR_DIV, K_FLT, "div.rn.$T $d, $a, $b;"}, /* IEEE division */
-    {IR_FLOORDIV, K_INT, INT_FLOORDIV},
+    {IR_FLOORDIV, K_UINT, UINT_DIV},
+    {IR_FLOORDIV, K_SINT, INT_FLOORDIV},
     {IR_FLOORDIV, K_F32, F32_TO_F64 F32_DIVMOD "cvt.rn.f32.f64 $d, $e8;"},
     {IR_FLOORDIV, K_F64, DIVMOD_F64("$a", "$b") "mov.f64 $d, $e8;"},
     {IR_FLOORDIV, K_PRED, "and.pred $d, $a, $b;"}, /* a // 1 = a, a // 0 = 0 */
-    {IR_MOD, K_INT, INT_MOD},
+    {IR_MOD, K_UINT, UINT_REM},
+    {IR_MOD, K_SINT, INT_MOD},
     {IR_MOD, K_F32, F32_TO_F64 F32_DIVMOD "cvt.rn.f32.f64 $d, $e2;"},
     {IR_MOD, K_F64, DIVMOD_F64("$a", "$b") "mov.f64 $d, $e2;"},
     {IR_MOD, K_PRED, "mov.pred $d, 0;"},
-    {IR_IDIV, K_INT, INT_IDIV},
+    {IR_IDIV, K_UINT, UINT_DIV},
+    {IR_IDIV, K_SINT, INT_IDIV},
     {IR_IDIV, K_PRED, "and.pred $d, $a, $b;"}, /* a / 1 = a, a / 0 = 0 */
-    {IR_REM, K_INT, INT_REM},
+    {IR_REM, K_UINT, UINT_REM},
+    {IR_REM, K_SINT, INT_REM},
     {IR_REM, K_PRED, "mov.pred $d, 0;"},
-    {IR_UMULHI, K_I32, "mul.hi.u32 $d, $a, $b;"},
-    {IR_UMULHI, K_I64, "mul.hi.u64 $d, $a, $b;"},
+    {IR_UMULHI, K_B32, "mul.hi.u32 $d, $a, $b;"},
+    {IR_UMULHI, K_B64, "mul.hi.u64 $d, $a, $b;"},
     /* minimum/maximum: NaN if either is NaN; -0 < +0 */
     {IR_MINIMUM, K_INT, "min.$T $d, $a, $b;"},
     {IR_MINIMUM, K_F32, "min.NaN.f32 $d, $a, $b;"},
@@ -547,18 +572,19 @@ static const op_rule op_rules[] = {
     /* shifts: the count is an unsigned 32-bit value that hardware clamps
      * to the width (so negative 32-bit counts shift everything out);
      * 64-bit counts are clamped to 64 before they are narrowed */
-    {IR_SHL, K_I32, "shl.b32 $d, $a, $b;"},
-    {IR_SHL, K_I64, "setp.gt.u64 $p0, $b, 63; selp.b64 $t0, 64, $b, $p0;"
+    {IR_SHL, K_B32, "shl.b32 $d, $a, $b;"},
+    {IR_SHL, K_B64, "setp.gt.u64 $p0, $b, 63; selp.b64 $t0, 64, $b, $p0;"
                     "cvt.u32.u64 $r0, $t0; shl.b64 $d, $a, $r0;"},
-    {IR_SHR, K_I32, "shr.s32 $d, $a, $b;"}, /* ui8 is zero-extended: arithmetic = logical */
-    {IR_SHR, K_I64, "setp.gt.u64 $p0, $b, 63; selp.b64 $t0, 64, $b, $p0;"
-                    "cvt.u32.u64 $r0, $t0; shr.s64 $d, $a, $r0;"},
+    /* right shifts: arithmetic on signed dtypes, logical on unsigned ones */
+    {IR_SHR, K_B32, "shr.$T $d, $a, $b;"},
+    {IR_SHR, K_B64, "setp.gt.u64 $p0, $b, 63; selp.b64 $t0, 64, $b, $p0;"
+                    "cvt.u32.u64 $r0, $t0; shr.$T $d, $a, $r0;"},
     /* unary */
-    {IR_NEG, K_INT | K_FLT, "neg.$T $d, $a;"},
+    {IR_NEG, K_SINT | K_FLT, "neg.$T $d, $a;"}, /* unsigned: 0 - x in the frontend */
     {IR_NEG, K_H16, "xor.b16 $d, $a, 0x8000;"},
     {IR_NOT, K_INT, "not.$B $d, $a;"},
     {IR_NOT, K_PRED, "not.pred $d, $a;"},
-    {IR_ABS, K_INT, "neg.$T $t0, $a; max.$T $d, $a, $t0;"}, /* |MIN| wraps to MIN */
+    {IR_ABS, K_SINT, "neg.$T $t0, $a; max.$T $d, $a, $t0;"}, /* |MIN| wraps to MIN */
     {IR_ABS, K_FLT, "abs.$T $d, $a;"},
     {IR_ABS, K_H16, "and.b16 $d, $a, 0x7FFF;"},
     {IR_EXP, K_F32, EXP_F32("$a", "$d")},
@@ -636,7 +662,7 @@ static const char *find_rule(ir_op_kind op, const char *predicate, unsigned kind
     return NULL;
 }
 
-/* Ops whose 32-bit result may leave the range of i8/ui8. */
+/* Ops whose 32-bit result may leave the range of i8/ui8/i16/ui16. */
 static bool needs_wrap(ir_op_kind op)
 {
     switch (op) {
@@ -656,6 +682,10 @@ static void wrap_narrow(ptx_emitter *e, ir_dtype dt, ptx_reg r)
         ptx_line(e, "cvt.s32.s8 %s, %s;", n, n);
     else if (dt == DT_U8)
         ptx_line(e, "and.b32 %s, %s, 255;", n, n);
+    else if (dt == DT_I16)
+        ptx_line(e, "cvt.s32.s16 %s, %s;", n, n);
+    else if (dt == DT_U16)
+        ptx_line(e, "and.b32 %s, %s, 65535;", n, n);
 }
 
 /* f16/bf16 bits -> f32 (exact). */
@@ -720,7 +750,7 @@ bool ptx_emit_elementwise(ptx_emitter *e, ir_op_kind op, const char *predicate, 
     ptx_expand(e, tmpl, &o);
     if (promote && float_result)
         narrow(e, dt, dst, out);
-    if ((dt == DT_I8 || dt == DT_U8) && needs_wrap(op))
+    if (ir_dtype_is_int(dt) && dt != DT_I1 && ir_dtypes[dt].bits < 32 && needs_wrap(op))
         wrap_narrow(e, dt, dst);
     return true;
 }
@@ -728,7 +758,11 @@ bool ptx_emit_elementwise(ptx_emitter *e, ir_op_kind op, const char *predicate, 
 /* ---- casts --------------------------------------------------------------------- */
 
 #define D(x) (1u << DT_##x)
-#define D_B32 (D(I8) | D(U8) | D(I32)) /* integers held in b32 registers */
+#define D_S32 (D(I8) | D(I16) | D(I32)) /* signed integers in b32 registers, sign-extended */
+#define D_U32 (D(U8) | D(U16) | D(U32)) /* unsigned ones, zero-extended */
+#define D_B32 (D_S32 | D_U32)
+#define D_B64 (D(I64) | D(U64))
+#define D_NARROW (D(I8) | D(U8) | D(I16) | D(U16)) /* exact in f32 */
 
 /* Round to odd into f32 ($f0 holds the value rounded toward zero, $p0 says
  * it was inexact: set its last bit), then round to nearest into the 16-bit
@@ -737,6 +771,9 @@ bool ptx_emit_elementwise(ptx_emitter *e, ir_op_kind op, const char *predicate, 
     "mov.b32 $r0, $f0; @$p0 or.b32 $r0, $r0, 1; mov.b32 $f1, $r0;"                     \
     "cvt.rn." fmt ".f32 $d, $f1;"
 #define F64_STICKY "cvt.rz.f32.f64 $f0, $a; cvt.f64.f32 $e0, $f0; setp.neu.f64 $p0, $e0, $a;"
+/* float -> integer: NaN gives 0 (cvt gives 0 itself only from f32 to
+ * 32-bit destinations) */
+#define NAN_TO_ZERO(F, B) "setp.nan." F " $p0, $a, $a; @$p0 mov." B " $d, 0;"
 
 typedef struct cast_rule {
     unsigned from, to; /* dtype masks; f16/bf16 sources are widened to f32 first */
@@ -746,48 +783,74 @@ typedef struct cast_rule {
 static const cast_rule cast_rules[] = {
     /* from i1: 0 or 1 */
     {D(I1), D_B32, "selp.b32 $d, 1, 0, $a;"},
-    {D(I1), D(I64), "selp.b64 $d, 1, 0, $a;"},
+    {D(I1), D_B64, "selp.b64 $d, 1, 0, $a;"},
     {D(I1), D(F32), "selp.f32 $d, 0f3F800000, 0f00000000, $a;"},
     {D(I1), D(F64), "selp.f64 $d, " F64_ONE ", " F64_ZERO ", $a;"},
     {D(I1), D(F16), "selp.b16 $d, 0x3C00, 0x0000, $a;"},
     {D(I1), D(BF16), "selp.b16 $d, 0x3F80, 0x0000, $a;"},
     /* to i1: x != 0 (true for NaN) */
     {D_B32, D(I1), "setp.ne.s32 $d, $a, 0;"},
-    {D(I64), D(I1), "setp.ne.s64 $d, $a, 0;"},
+    {D_B64, D(I1), "setp.ne.s64 $d, $a, 0;"},
     {D(F32), D(I1), "setp.neu.f32 $d, $a, 0f00000000;"},
     {D(F64), D(I1), "setp.neu.f64 $d, $a, " F64_ZERO ";"},
-    /* integer to integer wraps */
-    {D_B32, D(I32), "mov.b32 $d, $a;"},
-    {D(U8) | D(I32), D(I8), "cvt.s32.s8 $d, $a;"},
-    {D(I8) | D(I32), D(U8), "and.b32 $d, $a, 255;"},
-    {D_B32, D(I64), "cvt.s64.s32 $d, $a;"},
-    {D(I64), D(I32), "cvt.u32.u64 $d, $a;"},
-    {D(I64), D(I8), "cvt.u32.u64 $r0, $a; cvt.s32.s8 $d, $r0;"},
-    {D(I64), D(U8), "cvt.u32.u64 $r0, $a; and.b32 $d, $r0, 255;"},
+    /* integer to integer wraps: the low bits, extended as the destination
+     * is held; widening extends as the source is held */
+    {D_B32, D(I32) | D(U32), "mov.b32 $d, $a;"},
+    {D_B32, D(I8), "cvt.s32.s8 $d, $a;"},
+    {D_B32, D(U8), "and.b32 $d, $a, 255;"},
+    {D_B32, D(I16), "cvt.s32.s16 $d, $a;"},
+    {D_B32, D(U16), "and.b32 $d, $a, 65535;"},
+    {D_S32, D_B64, "cvt.s64.s32 $d, $a;"},
+    {D_U32, D_B64, "cvt.u64.u32 $d, $a;"},
+    {D_B64, D_B64, "mov.b64 $d, $a;"},
+    {D_B64, D(I32) | D(U32), "cvt.u32.u64 $d, $a;"},
+    {D_B64, D(I8), "cvt.u32.u64 $r0, $a; cvt.s32.s8 $d, $r0;"},
+    {D_B64, D(U8), "cvt.u32.u64 $r0, $a; and.b32 $d, $r0, 255;"},
+    {D_B64, D(I16), "cvt.u32.u64 $r0, $a; cvt.s32.s16 $d, $r0;"},
+    {D_B64, D(U16), "cvt.u32.u64 $r0, $a; and.b32 $d, $r0, 65535;"},
     /* integer to float rounds to nearest once */
-    {D_B32, D(F32), "cvt.rn.f32.s32 $d, $a;"},
-    {D_B32, D(F64), "cvt.rn.f64.s32 $d, $a;"},
-    {D_B32, D(F16), "cvt.rn.f16.s32 $d, $a;"},
-    {D(I8) | D(U8), D(BF16), "cvt.rn.f32.s32 $f0, $a; cvt.rn.bf16.f32 $d, $f0;"},
+    {D_S32, D(F32), "cvt.rn.f32.s32 $d, $a;"},
+    {D_U32, D(F32), "cvt.rn.f32.u32 $d, $a;"},
+    {D_S32, D(F64), "cvt.rn.f64.s32 $d, $a;"},
+    {D_U32, D(F64), "cvt.rn.f64.u32 $d, $a;"},
+    {D_S32, D(F16), "cvt.rn.f16.s32 $d, $a;"},
+    {D_U32, D(F16), "cvt.rn.f16.u32 $d, $a;"},
+    {D_NARROW, D(BF16), "cvt.rn.f32.s32 $f0, $a; cvt.rn.bf16.f32 $d, $f0;"},
     {D(I32), D(BF16), "cvt.rz.f32.s32 $f0, $a; cvt.rzi.s32.f32 $r1, $f0; setp.ne.s32 $p0, $r1, $a;"
                       STICKY_TO("bf16")},
+    {D(U32), D(BF16), "cvt.rz.f32.u32 $f0, $a; cvt.rzi.u32.f32 $r1, $f0; setp.ne.u32 $p0, $r1, $a;"
+                      STICKY_TO("bf16")},
     {D(I64), D(F32), "cvt.rn.f32.s64 $d, $a;"},
+    {D(U64), D(F32), "cvt.rn.f32.u64 $d, $a;"},
     {D(I64), D(F64), "cvt.rn.f64.s64 $d, $a;"},
+    {D(U64), D(F64), "cvt.rn.f64.u64 $d, $a;"},
     {D(I64), D(F16), "cvt.rn.f16.s64 $d, $a;"},
+    {D(U64), D(F16), "cvt.rn.f16.u64 $d, $a;"},
     {D(I64), D(BF16), "cvt.rz.f32.s64 $f0, $a; cvt.rzi.s64.f32 $l0, $f0; setp.ne.s64 $p0, $l0, $a;"
                       STICKY_TO("bf16")},
-    /* float to integer truncates and saturates; NaN gives 0 (cvt gives 0
-     * itself only from f32 to 32-bit destinations) */
+    {D(U64), D(BF16), "cvt.rz.f32.u64 $f0, $a; cvt.rzi.u64.f32 $l0, $f0; setp.ne.u64 $p0, $l0, $a;"
+                      STICKY_TO("bf16")},
+    /* float to integer truncates and saturates; NaN gives 0 */
     {D(F32), D(I32), "cvt.rzi.s32.f32 $d, $a;"},
-    {D(F64), D(I32), "cvt.rzi.s32.f64 $d, $a; setp.nan.f64 $p0, $a, $a; @$p0 mov.b32 $d, 0;"},
-    {D(F32), D(I64), "cvt.rzi.s64.f32 $d, $a; setp.nan.f32 $p0, $a, $a; @$p0 mov.b64 $d, 0;"},
-    {D(F64), D(I64), "cvt.rzi.s64.f64 $d, $a; setp.nan.f64 $p0, $a, $a; @$p0 mov.b64 $d, 0;"},
+    {D(F64), D(I32), "cvt.rzi.s32.f64 $d, $a;" NAN_TO_ZERO("f64", "b32")},
+    {D(F32), D(U32), "cvt.rzi.u32.f32 $d, $a;" NAN_TO_ZERO("f32", "b32")},
+    {D(F64), D(U32), "cvt.rzi.u32.f64 $d, $a;" NAN_TO_ZERO("f64", "b32")},
+    {D(F32), D(I64), "cvt.rzi.s64.f32 $d, $a;" NAN_TO_ZERO("f32", "b64")},
+    {D(F64), D(I64), "cvt.rzi.s64.f64 $d, $a;" NAN_TO_ZERO("f64", "b64")},
+    {D(F32), D(U64), "cvt.rzi.u64.f32 $d, $a;" NAN_TO_ZERO("f32", "b64")},
+    {D(F64), D(U64), "cvt.rzi.u64.f64 $d, $a;" NAN_TO_ZERO("f64", "b64")},
     {D(F32), D(I8), "cvt.rzi.s32.f32 $d, $a; min.s32 $d, $d, 127; max.s32 $d, $d, -128;"},
-    {D(F64), D(I8), "cvt.rzi.s32.f64 $d, $a; setp.nan.f64 $p0, $a, $a; @$p0 mov.b32 $d, 0;"
+    {D(F64), D(I8), "cvt.rzi.s32.f64 $d, $a;" NAN_TO_ZERO("f64", "b32")
                     "min.s32 $d, $d, 127; max.s32 $d, $d, -128;"},
     {D(F32), D(U8), "cvt.rzi.s32.f32 $d, $a; min.s32 $d, $d, 255; max.s32 $d, $d, 0;"},
-    {D(F64), D(U8), "cvt.rzi.s32.f64 $d, $a; setp.nan.f64 $p0, $a, $a; @$p0 mov.b32 $d, 0;"
+    {D(F64), D(U8), "cvt.rzi.s32.f64 $d, $a;" NAN_TO_ZERO("f64", "b32")
                     "min.s32 $d, $d, 255; max.s32 $d, $d, 0;"},
+    {D(F32), D(I16), "cvt.rzi.s32.f32 $d, $a; min.s32 $d, $d, 32767; max.s32 $d, $d, -32768;"},
+    {D(F64), D(I16), "cvt.rzi.s32.f64 $d, $a;" NAN_TO_ZERO("f64", "b32")
+                     "min.s32 $d, $d, 32767; max.s32 $d, $d, -32768;"},
+    {D(F32), D(U16), "cvt.rzi.s32.f32 $d, $a; min.s32 $d, $d, 65535; max.s32 $d, $d, 0;"},
+    {D(F64), D(U16), "cvt.rzi.s32.f64 $d, $a;" NAN_TO_ZERO("f64", "b32")
+                     "min.s32 $d, $d, 65535; max.s32 $d, $d, 0;"},
     /* float to float rounds to nearest once */
     {D(F32), D(F64), "cvt.f64.f32 $d, $a;"},
     {D(F64), D(F32), "cvt.rn.f32.f64 $d, $a;"},

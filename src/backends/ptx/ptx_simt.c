@@ -43,10 +43,10 @@ static bool emit_constant(ptx_emitter *e, const ir_op *op)
     uint64_t u64;
     switch (dt) {
     case DT_I1: ptx_line(e, "mov.pred %s, %d;", n, s.i ? 1 : 0); break;
-    case DT_I8: case DT_U8: case DT_I32:
+    case DT_I8: case DT_U8: case DT_I16: case DT_U16: case DT_I32: case DT_U32:
         ptx_line(e, "mov.b32 %s, 0x%08X;", n, (unsigned)(uint32_t)(uint64_t)s.i);
         break;
-    case DT_I64: ptx_line(e, "mov.b64 %s, 0x%016llX;", n, (unsigned long long)(uint64_t)s.i); break;
+    case DT_I64: case DT_U64: ptx_line(e, "mov.b64 %s, 0x%016llX;", n, (unsigned long long)(uint64_t)s.i); break;
     case DT_F16: ptx_line(e, "mov.b16 %s, 0x%04X;", n, (unsigned)ir_f32_to_f16(f)); break;
     case DT_BF16: ptx_line(e, "mov.b16 %s, 0x%04X;", n, (unsigned)ir_f32_to_bf16(f)); break;
     case DT_F32:
@@ -130,7 +130,10 @@ static bool emit_cast(ptx_emitter *e, const ir_op *op)
 }
 
 /* Same-width reinterpretation: one mov of the width between register
- * classes (f32 %f <-> i32 %r, f64 %fd <-> i64 %rd, f16 <-> bf16 %h). */
+ * classes (f32 %f <-> i32 %r, f64 %fd <-> i64 %rd, f16 <-> bf16 %h);
+ * the 8- and 16-bit integers live widened in %r: between two of them the
+ * wrapping conversion, and to/from the 16-bit floats' %h one cvt that
+ * narrows, or widens as the integer is held (sign- or zero-extended). */
 static bool emit_bitcast(ptx_emitter *e, const ir_op *op)
 {
     ir_type t = ir_value_type(e->m, op->results[0]);
@@ -139,11 +142,21 @@ static bool emit_bitcast(ptx_emitter *e, const ir_op *op)
     int bits = ir_dtypes[t.dtype].bits;
     char dn[16], sn[16];
     ir_dtype from = elem_dtype(e, op->operands[0]);
-    for (int j = 0; j < ptx_slots(t); j++)
-        if (bits == 8) /* i8 <-> ui8 live widened in %r: the wrapping conversion */
-            ptx_emit_cast(e, from, (ir_dtype)t.dtype, d[j], s[j]);
+    ir_dtype to = (ir_dtype)t.dtype;
+    bool from_int = !ir_dtype_is_float(from), to_int = !ir_dtype_is_float(to);
+    for (int j = 0; j < ptx_slots(t); j++) {
+        ptx_reg_name(d[j], dn);
+        ptx_reg_name(s[j], sn);
+        if (bits <= 16 && from_int && to_int)
+            ptx_emit_cast(e, from, to, d[j], s[j]);
+        else if (bits == 16 && from_int)
+            ptx_line(e, "cvt.u16.u32 %s, %s;", dn, sn);
+        else if (bits == 16 && to_int)
+            ptx_line(e, "cvt.%s.%s %s, %s;", to == DT_I16 ? "s32" : "u32", to == DT_I16 ? "s16" : "u16",
+                     dn, sn);
         else
-            ptx_line(e, "mov.b%d %s, %s;", bits, ptx_reg_name(d[j], dn), ptx_reg_name(s[j], sn));
+            ptx_line(e, "mov.b%d %s, %s;", bits, dn, sn);
+    }
     return true;
 }
 
@@ -198,8 +211,12 @@ static const char *mem_type(ir_dtype dt, bool load)
     switch (dt) {
     case DT_I8: return load ? "s8" : "u8";
     case DT_I1: case DT_U8: return "u8";
+    case DT_I16: return load ? "s16" : "u16";
+    case DT_U16: return "u16";
     case DT_I32: return "s32";
+    case DT_U32: return "u32";
     case DT_I64: return "s64";
+    case DT_U64: return "u64";
     case DT_F16: case DT_BF16: return "b16";
     case DT_F32: return "f32";
     default: return "f64";
@@ -284,12 +301,14 @@ static void vector_access(ptx_emitter *e, bool load, const char *ty, int n, cons
         ptx_line(e, "st.global%s.%s [%s+%d], %s;", shape, ty, base, off, operand);
 }
 
-/* Bytes or halves of b32 `word` <-> elements vals[0..per-1]. */
+/* Bytes or halves of b32 `word` <-> elements vals[0..per-1] (f16/bf16
+ * halves in b16 registers; i16/ui16 sign/zero-extended in b32 ones). */
 static void unpack_word(ptx_emitter *e, ir_dtype dt, ptx_reg word, const ptx_reg *vals, int per)
 {
     char w[16], a[16], b[16], t[16];
     ptx_reg_name(word, w);
-    if (ir_dtypes[dt].bytes == 2) {
+    int bits = 8 * ir_dtypes[dt].bytes;
+    if (ir_dtype_is_float(dt) && bits == 16) {
         ptx_line(e, "mov.b32 {%s, %s}, %s;", ptx_reg_name(vals[0], a), ptx_reg_name(vals[1], b), w);
         return;
     }
@@ -300,7 +319,8 @@ static void unpack_word(ptx_emitter *e, ir_dtype dt, ptx_reg word, const ptx_reg
             ptx_line(e, "bfe.u32 %s, %s, %d, 8;", t, w, 8 * j);
             ptx_line(e, "setp.ne.s32 %s, %s, 0;", a, t);
         } else {
-            ptx_line(e, "bfe.%s32 %s, %s, %d, 8;", dt == DT_I8 ? "s" : "u", a, w, 8 * j);
+            ptx_line(e, "bfe.%s32 %s, %s, %d, %d;", ir_dtypes[dt].is_signed ? "s" : "u", a, w,
+                     bits * j, bits);
         }
     }
 }
@@ -309,7 +329,8 @@ static void pack_word(ptx_emitter *e, ir_dtype dt, ptx_reg word, const ptx_reg *
 {
     char w[16], a[16], b[16];
     ptx_reg_name(word, w);
-    if (ir_dtypes[dt].bytes == 2) {
+    int bits = 8 * ir_dtypes[dt].bytes;
+    if (ir_dtype_is_float(dt) && bits == 16) {
         ptx_line(e, "mov.b32 %s, {%s, %s};", w, ptx_reg_name(vals[0], a), ptx_reg_name(vals[1], b));
         return;
     }
@@ -321,7 +342,7 @@ static void pack_word(ptx_emitter *e, ir_dtype dt, ptx_reg word, const ptx_reg *
             ptx_line(e, "selp.b32 %s, 1, 0, %s;", b, a);
             memcpy(a, b, sizeof a);
         }
-        ptx_line(e, "bfi.b32 %s, %s, %s, %d, 8;", w, a, w, 8 * j);
+        ptx_line(e, "bfi.b32 %s, %s, %s, %d, %d;", w, a, w, bits * j, bits);
     }
 }
 

@@ -70,7 +70,7 @@ def bad_scope(p):
 @sw.jit
 def float_xor(p):
     sl.atomic_xor(p + sl.arange(0, 4), 1)
-# FLOAT-XOR: atomics.py:[[# @LINE - 1]]:19: error: sl.atomic_xor needs a pointer to int32 or int64, not a tile of 4 pointers to float32
+# FLOAT-XOR: atomics.py:[[# @LINE - 1]]:19: error: sl.atomic_xor needs a pointer to int32, uint32, int64 or uint64, not a tile of 4 pointers to float32
 
 
 @sw.jit

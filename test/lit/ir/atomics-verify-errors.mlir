@@ -24,21 +24,21 @@ func.func @k(%p: !sw.ptr<i32>, %v: i32) {
 }
 
 // -----
-// CHECK: atomics-verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.atomic_rmw' and does not apply to f32 elements (it takes i32 or i64)
+// CHECK: atomics-verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.atomic_rmw' and does not apply to f32 elements (it takes i32, ui32, i64 or ui64)
 func.func @k(%p: !sw.ptr<f32>, %v: f32) {
   %0 = "sw.atomic_rmw"(%p, %v) {kind = "and", sem = "relaxed", scope = "gpu"} : (!sw.ptr<f32>, f32) -> f32
   "func.return"() : () -> ()
 }
 
 // -----
-// CHECK: atomics-verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.atomic_rmw' max does not apply to f16 elements (it takes i32, i64, f32 or f64)
+// CHECK: atomics-verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.atomic_rmw' max does not apply to f16 elements (it takes i32, ui32, i64, ui64, f32 or f64)
 func.func @k(%p: !sw.ptr<f16>, %v: f16) {
   %0 = "sw.atomic_rmw"(%p, %v) {kind = "max", sem = "relaxed", scope = "gpu"} : (!sw.ptr<f16>, f16) -> f16
   "func.return"() : () -> ()
 }
 
 // -----
-// CHECK: atomics-verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.atomic_cas' compare-and-swap does not apply to i8 elements (it takes i32, i64, f16, bf16, f32 or f64)
+// CHECK: atomics-verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.atomic_cas' compare-and-swap does not apply to i8 elements (it takes i32, ui32, i64, ui64, f16, bf16, f32 or f64)
 func.func @k(%p: !sw.ptr<i8>, %v: i8) {
   %0 = "sw.atomic_cas"(%p, %v, %v) {sem = "relaxed", scope = "gpu"} : (!sw.ptr<i8>, i8, i8) -> i8
   "func.return"() : () -> ()

@@ -27,8 +27,8 @@ func.func @k(%a: i32) {
 }
 
 // -----
-// CHECK: parse-errors.mlir:[[# @LINE + 1]]:18: error: unknown type 'i16' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, !sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)
-func.func @k(%a: i16) {
+// CHECK: parse-errors.mlir:[[# @LINE + 1]]:18: error: unknown type 'i12' (types are i1 i8 ui8 i16 ui16 i32 ui32 i64 ui64 f16 bf16 f32 f64, !sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)
+func.func @k(%a: i12) {
 }
 
 // -----
@@ -64,7 +64,7 @@ func.func @k(%a: i32) {
 }
 
 // -----
-// CHECK: parse-errors.mlir:[[# @LINE + 2]]:32: error: unknown type 'foo' (types are i1 i8 ui8 i32 i64 f16 bf16 f32 f64, !sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)
+// CHECK: parse-errors.mlir:[[# @LINE + 2]]:32: error: unknown type 'foo' (types are i1 i8 ui8 i16 ui16 i32 ui32 i64 ui64 f16 bf16 f32 f64, !sw.ptr<T>, !sw.segment<T>, tensor<NxT> and tensor<?xT>)
 func.func @k(%a: i32) {
   %0 = "sw.neg"(%a) : (i32) -> foo
 }
