@@ -92,8 +92,8 @@ def test_gpu_four_word_forms_match_the_reference():
                       constexprs={"BLOCK": BLOCK}, grid=((n + BLOCK - 1) // BLOCK,))
     torch.cuda.synchronize()
     ints, uni, nrm = ints.cpu().numpy(), uni.cpu().numpy(), nrm.cpu().numpy()
-    words = cpu.reference_words(seed, range(n), 32)
-    columns = [[w[j] for w in words] for j in range(4)]
+    reference = cpu.reference_words(seed, range(n), 32)
+    columns = [[w[j] for w in reference] for j in range(4)]
     for j in range(4):
         assert np.array_equal(words(ints[j::4]), np.array(columns[j], np.uint32))
         assert np.array_equal(uni[j::4], cpu.uniform(columns[j], 32))
