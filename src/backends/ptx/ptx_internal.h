@@ -1,6 +1,6 @@
 /* ptx_internal.h - what the PTX emitter's files share: the emitter state,
  * typed virtual registers, instruction templates, and one group of
- * prototypes per file (emit.c, ptx_ops.c, ptx_simt.c, ptx_atomic.c).
+ * prototypes per file (emit.c, ptx_ops.c, ptx_math.c, ptx_simt.c, ptx_atomic.c).
  *
  * Every IR value maps to one virtual register per slot (a scalar has one
  * slot, a vector<VxT> has V). Registers are typed by class (%p predicates
@@ -114,6 +114,13 @@ bool ptx_emit_elementwise(ptx_emitter *e, ir_op_kind kind, const char *predicate
 void ptx_emit_cast(ptx_emitter *e, ir_dtype from, ir_dtype to, ptx_reg dst, ptx_reg src);
 /* The register class holding a dtype. */
 ptx_class ptx_dtype_class(ir_dtype dt);
+
+/* ---- ptx_math.c: libdevice functions computed in software ------------------- */
+
+/* Emits `op` on one slot when it is one of ptx_math.c's functions (tan,
+ * the inverse and hyperbolic functions, expm1, log1p, log10, exp10, cbrt,
+ * atan2, pow, hypot) of a float dtype; false (nothing emitted) otherwise. */
+bool ptx_emit_math(ptx_emitter *e, ir_op_kind op, ir_dtype dt, ptx_reg dst, const ptx_reg *src);
 
 /* ---- ptx_simt.c: SIMT ops, memory, constants ------------------------------ */
 
