@@ -243,15 +243,16 @@ static double software_bound64(ir_op_kind op, double x, double y)
     switch (op) {
     case IR_TAN: return 4.5;
     case IR_ASIN: case IR_ACOS: case IR_ATANH: return 4;
-    case IR_TANH: case IR_ASINH: case IR_ATAN2: return 3.5;
-    case IR_ATAN: case IR_SINH: case IR_COSH: case IR_ACOSH: case IR_LOG10: case IR_EXP10:
-    case IR_HYPOT: return 3;
+    case IR_TANH: case IR_ATAN2: return 3.5;
+    case IR_ASINH: return 4;
+    case IR_LOG10: case IR_EXP10: case IR_HYPOT: return 3;
+    case IR_ATAN: case IR_SINH: case IR_COSH: case IR_ACOSH: return 3.5;
     case IR_LOG1P: return 3.5;
     case IR_EXPM1: return 2.5;
     case IR_CBRT: return 2;
     case IR_POW: {
         double p = y * log(fabs(x));
-        return 3 + (isfinite(p) ? fabs(p) : 0) * 0x1p-4;
+        return 3 + (isfinite(p) ? fabs(p) : 0) * 0x1p-3;
     }
     default: return 0;
     }

@@ -46,10 +46,12 @@
  *                 y^3 - a is computed to twice the precision (fma)
  *   hypot         m sqrt(1 + (n/m)^2) with m, n the larger and smaller of
  *                 |x|, |y| (no overflow or underflow in between)
- *   pow           exp(y log|x|) with log|x| to about 2^-58 relative (the
- *                 core of ptx_f64.h's log, its parts summed exactly) and
- *                 y log|x| as an exact product plus error, e^h (1 + l);
- *                 then C99's special cases (signs, zeros, infinities, NaN)
+ *   pow           exp(y log|x|) with log|x| to about 2^-58 (the core of
+ *                 ptx_f64.h's log, its parts summed exactly) and y log|x|
+ *                 as an exact product plus error, e^h (1 + l); then C99's
+ *                 special cases (signs, zeros, infinities, NaN). In float64
+ *                 the error grows with |y log|x|| (log's 2^-58 times y);
+ *                 float32 rounds it away
  *   tan           the sin/cos reduction (Payne-Hanek beyond 2^40) and
  *                 polynomials of ptx_f64.h, then sin/cos or -cos/sin
  * The measured errors are in docs/language.md; test_ptx_math.c measures
