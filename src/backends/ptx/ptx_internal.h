@@ -54,7 +54,18 @@ typedef struct ptx_emitter {
     ptx_reg smem_base;      /* u32 shared-window address of the array */
     bool two_over_pi;       /* declare PTX_TWO_OVER_PI (float64 sin/cos use it) */
     bool erf_table;         /* declare PTX_ERF_TABLE (erf uses it) */
+    bool vprintf;           /* declare vprintf (simt.print calls it) */
+    int print_bytes;        /* the .local argument buffer of vprintf; 0: none */
+    strbuf *strings;        /* the module's .global strings (format strings) */
+    int *nstrings;          /* how many the module has (they are numbered) */
 } ptx_emitter;
+
+/* vprintf's declaration, and the names of its argument buffer and of the
+ * format strings (__swage_fmt_<n>). */
+#define PTX_VPRINTF_DECL                                                               \
+    ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, "  \
+    ".param .b64 vprintf_param_1);\n\n"
+#define PTX_PRINT_BUF "__swage_print_buf"
 
 /* The bits of 2/pi that float64 sin/cos reduce huge arguments with: a
  * module-level .const array of 64-bit words (ptx_ops.c). */
