@@ -248,7 +248,7 @@ static double software_bound64(ir_op_kind op, double x, double y)
     case IR_LOG10: case IR_EXP10: case IR_HYPOT: return 3;
     case IR_ATAN: case IR_SINH: case IR_COSH: case IR_ACOSH: return 3.5;
     case IR_LOG1P: return 3.5;
-    case IR_EXPM1: return 2.5;
+    case IR_EXPM1: return 3;
     case IR_CBRT: return 2;
     case IR_POW: {
         double p = y * log(fabs(x));

@@ -65,7 +65,7 @@ static const fn fns[] = {
     {IR_ASINH, asinhl, NULL, -1000, 1000, 3, 0.51},
     {IR_ACOSH, acoshl, NULL, 1, 1000, 2.5, 0.51},
     {IR_ATANH, atanhl, NULL, -1, 1, 3, 0.51},
-    {IR_EXPM1, expm1l, NULL, -50, 720, 1.5, 0.51},
+    {IR_EXPM1, expm1l, NULL, -50, 720, 2, 0.51},
     {IR_LOG1P, log1pl, NULL, -1, 10, 2.5, 0.51},
     {IR_LOG10, log10l, NULL, 0, 1e6, 2, 0.51},
     {IR_EXP10, ref_exp10, NULL, -330, 310, 2, 0.51},
