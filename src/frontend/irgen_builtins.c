@@ -700,7 +700,9 @@ static gval lower_binary_float(irgen *g, const ast_expr *call, const builtin *b,
     if (x.kind == GV_ERROR || y.kind == GV_ERROR)
         return (gval){0};
     ir_value v[2];
-    if (!ig_unify(g, call->loc, x, y, &v[0], &v[1], b->name))
+    char what[32];
+    snprintf(what, sizeof what, "sl.%s", b->name);
+    if (!ig_unify(g, call->loc, x, y, &v[0], &v[1], what))
         return (gval){0};
     ir_type t = ir_value_type(g->m, v[0]);
     if (ir_type_is_ptrlike(t))
