@@ -28,7 +28,9 @@
  * (A C model of each sequence: at most 1.0 ulp from glibc and 0.93 ulp from
  * the true value for exp exp2 log log2, 2.2 for sin cos over the whole
  * range, 2.1 for sigmoid; on an H200, test_ptx_gpu.c saw at most 1.0 ulp
- * from the oracle for each.) */
+ * from the oracle for each.) libdevice's other functions without an
+ * instruction (tan, asin, ..., pow) are ptx_math.c's, in float64 for every
+ * float dtype. */
 #include "ptx_internal.h"
 #include "ptx_f64.h"
 
