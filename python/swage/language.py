@@ -23,6 +23,9 @@ __all__ = [
     "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_xchg", "atomic_cas",
     "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
+    "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
+    "fmod", "copysign", "isnan", "isinf", "isfinite", "signbit", "finitef", "isfinited",
 ]
 
 
@@ -223,6 +226,36 @@ argmax = _kernel_only("argmax")
 argmin = _kernel_only("argmin")
 histogram = _kernel_only("histogram")
 gather = _kernel_only("gather")
+trunc = _kernel_only("trunc")
+round = _kernel_only("round")  # noqa: A001
+rint = _kernel_only("rint")
+nearbyint = _kernel_only("nearbyint")
+tan = _kernel_only("tan")
+asin = _kernel_only("asin")
+acos = _kernel_only("acos")
+atan = _kernel_only("atan")
+atan2 = _kernel_only("atan2")
+sinh = _kernel_only("sinh")
+cosh = _kernel_only("cosh")
+tanh = _kernel_only("tanh")
+asinh = _kernel_only("asinh")
+acosh = _kernel_only("acosh")
+atanh = _kernel_only("atanh")
+expm1 = _kernel_only("expm1")
+log1p = _kernel_only("log1p")
+log10 = _kernel_only("log10")
+exp10 = _kernel_only("exp10")
+cbrt = _kernel_only("cbrt")
+pow = _kernel_only("pow")  # noqa: A001
+hypot = _kernel_only("hypot")
+fmod = _kernel_only("fmod")
+copysign = _kernel_only("copysign")
+isnan = _kernel_only("isnan")
+isinf = _kernel_only("isinf")
+isfinite = _kernel_only("isfinite")
+signbit = _kernel_only("signbit")
+finitef = _kernel_only("finitef")
+isfinited = _kernel_only("isfinited")
 
 
 class PropagateNan:
@@ -246,7 +279,12 @@ class _MathNamespace:
 
 
 math = _MathNamespace(("umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn",
-                       "rsqrt", "abs", "fdiv", "div_rn", "erf", "floor", "ceil", "fma"))
+                       "rsqrt", "abs", "fdiv", "div_rn", "erf", "floor", "ceil", "fma",
+                       # Triton 2.x's tl.math also had these libdevice functions
+                       "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan",
+                       "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
+                       "log1p", "log10", "exp10", "cbrt", "pow", "hypot", "fmod", "copysign",
+                       "isnan", "isinf", "signbit", "finitef", "isfinited"))
 
 # Last, so that nothing above means Python's range: sl.range(start, stop,
 # step, num_stages=...) in a kernel's for loop.

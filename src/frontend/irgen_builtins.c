@@ -694,6 +694,70 @@ static gval lower_fma(irgen *g, const ast_expr *call, const builtin *b, const as
     return gv_ir(ig_emit1(g, IR_FMA, call->loc, v, 3, ir_value_type(g->m, v[0])));
 }
 
+/* A binary float function (sl.atan2, sl.pow, ...): the operands promote
+ * and broadcast as for an operator, integers then convert to float32. */
+static gval lower_binary_float(irgen *g, const ast_expr *call, const builtin *b,
+                               const ast_expr *const *args)
+{
+    char buf[64];
+    gval x = ig_expr(g, args[0]), y = ig_expr(g, args[1]);
+    if (x.kind == GV_ERROR || y.kind == GV_ERROR)
+        return (gval){0};
+    ir_value v[2];
+    char what[32];
+    snprintf(what, sizeof what, "sl.%s", b->name);
+    if (!ig_unify(g, call->loc, x, y, &v[0], &v[1], what))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v[0]);
+    if (ir_type_is_ptrlike(t))
+        return ig_error(g, call->loc, "sl.%s cannot be applied to a %s", b->name, ig_type_name(t, buf));
+    for (int i = 0; i < 2; i++)
+        if ((v[i] = to_float_operand(g, call, v[i])) == IR_NO_VALUE)
+            return (gval){0};
+    return gv_ir(ig_emit1(g, b->op, call->loc, v, 2, ir_value_type(g->m, v[0])));
+}
+
+/* libdevice's classification functions, built from comparisons and a
+ * bitcast so that every executor has them: isnan (x != x), isinf
+ * (|x| == inf) and isfinite (|x| < inf) give int1 as Triton's isnan and
+ * isinf do; signbit (the sign bit) and finitef/isfinited give int32 0 or
+ * 1 (libdevice's int result; its nonzero value is 1 here). */
+static gval lower_float_class(irgen *g, const ast_expr *call, const builtin *b,
+                              const ast_expr *const *args)
+{
+    char buf[64];
+    gval x = ig_expr(g, args[0]);
+    ir_value v;
+    if (x.kind == GV_ERROR)
+        return (gval){0};
+    if (x.kind == GV_CONST && (x.c.kind == CONST_INT || x.c.kind == CONST_BOOL))
+        x = gv_float((double)x.c.i);
+    if (!want_ir(g, args[0], x, &v))
+        return (gval){0};
+    ir_type t = ir_value_type(g->m, v);
+    if (ir_type_is_ptrlike(t))
+        return ig_error(g, args[0]->loc, "sl.%s cannot be applied to a %s", b->name, ig_type_name(t, buf));
+    if (!ir_dtype_is_float((ir_dtype)t.dtype))
+        v = ig_cast(g, call->loc, v, DT_F32), t = ir_value_type(g->m, v);
+    gval r;
+    if (!strcmp(b->kind, "isnan")) {
+        r = ig_binop(g, call, OP_NE, gv_ir(v), gv_ir(v));
+    } else if (!strcmp(b->kind, "signbit")) {
+        if (t.dtype != DT_F64 && t.dtype != DT_F32) /* f16/bf16: widening keeps the sign */
+            v = ig_cast(g, call->loc, v, DT_F32), t = ir_value_type(g->m, v);
+        ir_type bits = t;
+        bits.dtype = t.dtype == DT_F64 ? DT_I64 : DT_I32;
+        r = ig_binop(g, call, OP_LT, gv_ir(ig_emit1(g, IR_BITCAST, call->loc, &v, 1, bits)), gv_int(0));
+    } else {
+        ir_value a = ig_emit1(g, IR_ABS, call->loc, &v, 1, t);
+        r = ig_binop(g, call, !strcmp(b->kind, "isinf") ? OP_EQ : OP_LT, gv_ir(a), gv_float(INFINITY));
+    }
+    if (r.kind != GV_IR || !strcmp(b->kind, "isnan") || !strcmp(b->kind, "isinf") ||
+        !strcmp(b->kind, "isfinite"))
+        return r;
+    return gv_ir(ig_cast(g, call->loc, r.v, DT_I32));
+}
+
 static gval lower_umulhi(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     char buf[64];
@@ -918,6 +982,36 @@ static const builtin builtins[] = {
     {"sigmoid", lower_unary_math, 1, 1, {"x"}, IR_SIGMOID, NULL, 0},
     {"erf", lower_unary_math, 1, 1, {"x"}, IR_ERF, NULL, 0},
     {"sqrt_rn", lower_unary_math, 1, 1, {"x"}, IR_SQRT, NULL, 0},
+    {"trunc", lower_unary_math, 1, 1, {"x"}, IR_TRUNC, NULL, 0},
+    {"round", lower_unary_math, 1, 1, {"x"}, IR_ROUND, NULL, 0},
+    {"rint", lower_unary_math, 1, 1, {"x"}, IR_RINT, NULL, 0},
+    {"nearbyint", lower_unary_math, 1, 1, {"x"}, IR_RINT, NULL, 0},
+    {"tan", lower_unary_math, 1, 1, {"x"}, IR_TAN, NULL, 0},
+    {"asin", lower_unary_math, 1, 1, {"x"}, IR_ASIN, NULL, 0},
+    {"acos", lower_unary_math, 1, 1, {"x"}, IR_ACOS, NULL, 0},
+    {"atan", lower_unary_math, 1, 1, {"x"}, IR_ATAN, NULL, 0},
+    {"sinh", lower_unary_math, 1, 1, {"x"}, IR_SINH, NULL, 0},
+    {"cosh", lower_unary_math, 1, 1, {"x"}, IR_COSH, NULL, 0},
+    {"tanh", lower_unary_math, 1, 1, {"x"}, IR_TANH, NULL, 0},
+    {"asinh", lower_unary_math, 1, 1, {"x"}, IR_ASINH, NULL, 0},
+    {"acosh", lower_unary_math, 1, 1, {"x"}, IR_ACOSH, NULL, 0},
+    {"atanh", lower_unary_math, 1, 1, {"x"}, IR_ATANH, NULL, 0},
+    {"expm1", lower_unary_math, 1, 1, {"x"}, IR_EXPM1, NULL, 0},
+    {"log1p", lower_unary_math, 1, 1, {"x"}, IR_LOG1P, NULL, 0},
+    {"log10", lower_unary_math, 1, 1, {"x"}, IR_LOG10, NULL, 0},
+    {"exp10", lower_unary_math, 1, 1, {"x"}, IR_EXP10, NULL, 0},
+    {"cbrt", lower_unary_math, 1, 1, {"x"}, IR_CBRT, NULL, 0},
+    {"atan2", lower_binary_float, 2, 2, {"y", "x"}, IR_ATAN2, NULL, 0},
+    {"pow", lower_binary_float, 2, 2, {"x", "y"}, IR_POW, NULL, 0},
+    {"hypot", lower_binary_float, 2, 2, {"x", "y"}, IR_HYPOT, NULL, 0},
+    {"fmod", lower_binary_float, 2, 2, {"x", "y"}, IR_FMOD, NULL, 0},
+    {"copysign", lower_binary_float, 2, 2, {"x", "y"}, IR_COPYSIGN, NULL, 0},
+    {"isnan", lower_float_class, 1, 1, {"x"}, IR_OP_COUNT, "isnan", 0},
+    {"isinf", lower_float_class, 1, 1, {"x"}, IR_OP_COUNT, "isinf", 0},
+    {"isfinite", lower_float_class, 1, 1, {"x"}, IR_OP_COUNT, "isfinite", 0},
+    {"signbit", lower_float_class, 1, 1, {"x"}, IR_OP_COUNT, "signbit", 0},
+    {"finitef", lower_float_class, 1, 1, {"x"}, IR_OP_COUNT, "finite", 0},
+    {"isfinited", lower_float_class, 1, 1, {"x"}, IR_OP_COUNT, "finite", 0},
     {"fdiv", lower_fdiv, 2, 3, {"x", "y", "ieee_rounding"}, IR_DIV, NULL, 0},
     {"div_rn", lower_fdiv, 2, 2, {"x", "y"}, IR_DIV, NULL, 0},
     {"fma", lower_fma, 3, 3, {"x", "y", "z"}, IR_FMA, NULL, 0},
@@ -1002,6 +1096,10 @@ bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL; }
 static const char *const math_names[] = {
     "umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn", "rsqrt", "abs",
     "fdiv", "div_rn", "erf", "floor", "ceil", "fma",
+    /* Triton 2.x's triton.language.math also had libdevice's functions */
+    "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
+    "fmod", "copysign", "isnan", "isinf", "signbit", "finitef", "isfinited",
 };
 
 gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name)
@@ -1028,14 +1126,21 @@ static const struct {
     {"exp", "exp"}, {"exp2", "exp2"}, {"log", "log"}, {"log2", "log2"}, {"sqrt", "sqrt"},
     {"sqrt_rn", "sqrt_rn"}, {"rsqrt", "rsqrt"}, {"sin", "sin"}, {"cos", "cos"}, {"floor", "floor"},
     {"ceil", "ceil"}, {"erf", "erf"}, {"fabs", "abs"}, {"abs", "abs"}, {"fma", "fma"},
-    {"div_rn", "div_rn"}, {"umulhi", "umulhi"},
+    {"div_rn", "div_rn"}, {"umulhi", "umulhi"}, {"trunc", "trunc"}, {"round", "round"},
+    {"rint", "rint"}, {"nearbyint", "nearbyint"}, {"tan", "tan"}, {"asin", "asin"},
+    {"acos", "acos"}, {"atan", "atan"}, {"atan2", "atan2"}, {"sinh", "sinh"}, {"cosh", "cosh"},
+    {"tanh", "tanh"}, {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"},
+    {"expm1", "expm1"}, {"log1p", "log1p"}, {"log10", "log10"}, {"exp10", "exp10"},
+    {"cbrt", "cbrt"}, {"pow", "pow"}, {"hypot", "hypot"}, {"fmod", "fmod"},
+    {"copysign", "copysign"}, {"isnan", "isnan"}, {"isinf", "isinf"}, {"signbit", "signbit"},
+    {"finitef", "finitef"}, {"isfinited", "isfinited"},
 };
 
 gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)
 {
     enum { N = sizeof libdevice_names / sizeof libdevice_names[0] };
     const char *names[N];
-    char list[512] = "";
+    char list[1024] = "";
     for (size_t i = 0; i < N; i++) {
         if (!strcmp(libdevice_names[i].libdevice, name))
             return ig_call_builtin(g, call, libdevice_names[i].swage);

@@ -366,6 +366,11 @@ static bool eval_float_binary(ir_op_kind kind, double a, double b, double *out)
     case IR_MOD: float_divmod(a, b, &unused, out); return true;
     case IR_MINIMUM: *out = float_minimum(a, b); return true;
     case IR_MAXIMUM: *out = float_maximum(a, b); return true;
+    case IR_ATAN2: *out = atan2(a, b); return true;
+    case IR_POW: *out = pow(a, b); return true;
+    case IR_HYPOT: *out = hypot(a, b); return true;
+    case IR_FMOD: *out = fmod(a, b); return true;
+    case IR_COPYSIGN: *out = copysign(a, b); return true;
     default: return false; /* bitwise ops and shifts are integer-only */
     }
 }
@@ -425,6 +430,24 @@ bool ir_eval_unary(ir_op_kind kind, ir_dtype dt, ir_scalar a, ir_scalar *out)
     case IR_COS: r = cos(x); break;
     case IR_SIGMOID: r = sigmoid(x); break;
     case IR_ERF: r = erf(x); break;
+    case IR_TRUNC: r = trunc(x); break;
+    case IR_ROUND: r = round(x); break;
+    case IR_RINT: r = nearbyint(x); break; /* the default mode: to nearest even */
+    case IR_TAN: r = tan(x); break;
+    case IR_ASIN: r = asin(x); break;
+    case IR_ACOS: r = acos(x); break;
+    case IR_ATAN: r = atan(x); break;
+    case IR_SINH: r = sinh(x); break;
+    case IR_COSH: r = cosh(x); break;
+    case IR_TANH: r = tanh(x); break;
+    case IR_ASINH: r = asinh(x); break;
+    case IR_ACOSH: r = acosh(x); break;
+    case IR_ATANH: r = atanh(x); break;
+    case IR_EXPM1: r = expm1(x); break;
+    case IR_LOG1P: r = log1p(x); break;
+    case IR_LOG10: r = log10(x); break;
+    case IR_EXP10: r = pow(10.0, x); break; /* exp10 is a GNU extension */
+    case IR_CBRT: r = (double)cbrtl(x); break; /* glibc's cbrt is ~1 ulp off: cbrt(27) != 3 */
     default: return false;
     }
     out->f = round_float(dt, r);

@@ -179,38 +179,18 @@ def test_softmax_long_rows(rng, executor, dtype):
                   "online softmax (%s, %s)" % (dtype, executor))
 
 
-# ---- gaps: what Swage does not compile yet ----------------------------------------------
+# ---- tutorial 07: a libdevice function ----------------------------------------------------
 
-def gap(error, raises=sw.CompileError):
-    """xfail(strict) for a construct Swage lacks: the test must raise
-    `raises` whose message contains `error` (checked in the test)."""
-    return pytest.mark.xfail(strict=True, raises=raises, reason="Swage: " + error)
-
-
-def expect_error(error, call):
-    """Runs call(); an exception whose text lacks `error` is re-raised as an
-    AssertionError, so that an xfail above never hides another failure."""
-    try:
-        call()
-    except (sw.CompileError, AttributeError) as e:
-        if error not in str(e):
-            raise AssertionError("expected an error containing %r, got: %s" % (error, e))
-        raise
-
-
-ASIN_ERROR = "'sl.extra.libdevice.asin' is not supported: Swage has no asin"
-
-
-@gap(ASIN_ERROR)
 @pytest.mark.parametrize("executor", EXECUTORS)
 def test_libdevice_asin(rng, executor):
     # tutorial 07 (libdevice functions)
     n = 300
     x = rng.uniform(-1, 1, n).astype(np.float32)
+    x[:4] = [-1.0, 1.0, 0.0, -0.0]
     y = np.full_like(x, np.nan)
-    expect_error(ASIN_ERROR, lambda: tk.asin_kernel[(sw.cdiv(n, 128),)](
-        x, y, n, BLOCK_SIZE=128, executor=executor))
-    assert_within(y, np.arcsin(f64(x)), 4 * F32, 0, rng.seed, "asin")
+    tk.asin_kernel[(sw.cdiv(n, 128),)](x, y, n, BLOCK_SIZE=128, executor=executor)
+    assert_within(y, np.arcsin(f64(x)), F32, 0, rng.seed, "asin")
+    assert np.signbit(y[3]) and not np.signbit(y[2])
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)

@@ -5,6 +5,8 @@ sl.extra.libdevice. Each runs on both CPU executors against NumPy (and
 test_zz_ptxas.py assembles the PTX of every kernel compiled here); each
 misuse is a CompileError at the line and column its marker comment gives."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -109,7 +111,7 @@ def k_static_print_sep(X):
 
 @sw.jit
 def k_libdevice_missing(X):
-    sl.store(X, sl.extra.libdevice.tanh(sl.load(X)))  # error at col 17: 'sl.extra.libdevice.tanh' is not supported, fabs
+    sl.store(X, sl.extra.libdevice.j0(sl.load(X)))  # error at col 17: 'sl.extra.libdevice.j0' is not supported, fabs
 
 
 @sw.jit
@@ -334,10 +336,51 @@ def test_device_print_lines(executor, capfd):
     assert capfd.readouterr().out.splitlines() == expected
 
 
-def test_device_print_is_a_compile_error_for_the_gpu():
-    with pytest.raises(sw.CompileError) as info:
-        device_print_kernel.emit_ptx(signature={"X": "*f32", "n": "i32"}, constexprs={"B": 4})
-    assert "sl.device_print is not supported on the GPU yet" in str(info.value)
+def ptx_strings(ptx):
+    """The .global byte strings of a PTX module, by name."""
+    return {m.group(1): bytes(int(b) for b in m.group(2).split(",")).rstrip(b"\0").decode()
+            for m in re.finditer(r"\.global \.align 1 \.b8 (\w+)\[\d+\] = \{([^}]*)\}", ptx)}
+
+
+def test_device_print_on_the_gpu_is_vprintf():
+    # one vprintf call per line, its format the CPU executors' line with
+    # printf conversions for the values (docs/language.md, "Printing")
+    ptx = device_print_kernel.emit_ptx(signature={"X": "*f32", "n": "i32"}, constexprs={"B": 4})
+    assert ".extern .func (.param .b32 func_retval0) vprintf (.param .b64" in ptx
+    assert ".local .align 8 .b8 __swage_print_buf[24];" in ptx
+    assert sorted(ptx_strings(ptx).values()) == sorted([
+        "pid (%d, %d, %d) idx (%d) x: (operand 0) False\n",
+        "pid (%d, %d, %d) idx (%d) x: (operand 0) True\n",
+        "pid (%d, %d, %d) idx () x: (operand 1) %d\n",
+        "pid (%d, %d, %d) idx (%d) bits 0x%08x\n",
+        "pid (%d, %d, %d) idx (%d) h=(operand 0) %.9g\n",
+        "pid (%d, %d, %d) idx () h=(operand 1) %d\n"])
+    # one call per operand and slot (a thread holds one of the 4 elements):
+    # a tile element from the threads below 4 (the first holding each), a
+    # scalar from thread 0
+    assert ptx.count("call (written), vprintf, (fmt, args);") == 5
+    assert len(re.findall(r"setp\.lt\.u32 %p\d+, %r\d+, 4;", ptx)) == 3
+    assert len(re.findall(r"setp\.lt\.u32 %p\d+, %r\d+, 1;", ptx)) == 2
+
+
+@sw.jit
+def device_print_odd_kernel(X, B: sl.constexpr):
+    o = sl.arange(0, B)
+    x = sl.load(X + o)
+    sl.device_print("100% ", x.to(sl.int64), x.to(sl.float64), x.to(sl.int8), hex=True)
+    sl.device_print("i8 ", x.to(sl.int8), x.to(sl.uint8), x.to(sl.bfloat16), x.to(sl.float64))
+
+
+def test_device_print_formats_of_every_dtype():
+    ptx = device_print_odd_kernel.emit_ptx(signature={"X": "*f32"}, constexprs={"B": 64})
+    formats = set(ptx_strings(ptx).values())
+    line = "pid (%d, %d, %d) idx (%d) "
+    assert formats == {line + "100%% (operand 0) 0x%016llx\n", line + "100%% (operand 1) 0x%016llx\n",
+                       line + "100%% (operand 2) 0x%02x\n", line + "i8 (operand 0) %d\n",
+                       line + "i8 (operand 1) %d\n", line + "i8 (operand 2) %.9g\n",
+                       line + "i8 (operand 3) %.17g\n"}
+    # the 64-bit values sit at offset 16 of the argument buffer, 8-byte aligned
+    assert "st.local.b64 [__swage_print_buf+16]" in ptx and "st.local.f64 [__swage_print_buf+16]" in ptx
 
 
 # ---- sl.extra.libdevice -------------------------------------------------------------------

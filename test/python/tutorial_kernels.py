@@ -394,7 +394,7 @@ def softmax_online_kernel(output_ptr, input_ptr, stride, n_cols, BLOCK_SIZE: sl.
         sl.store(output_ptr + cols, sl.exp(x - m) / d, mask=mask)
 
 
-# ---- what Swage cannot compile yet (each test is xfail(strict=True)) ------------------
+# ---- 07: libdevice functions -------------------------------------------------------------
 
 @sw.jit
 def asin_kernel(x_ptr, y_ptr, n_elements, BLOCK_SIZE: sl.constexpr):

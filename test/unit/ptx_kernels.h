@@ -19,10 +19,13 @@ static const ir_dtype all_dtypes[] = {DT_I1, DT_I8, DT_U8, DT_I32, DT_I64, DT_F1
 
 static const ir_op_kind binary_ops[] = {IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_FLOORDIV, IR_MOD, IR_IDIV,
                                         IR_REM, IR_UMULHI, IR_MINIMUM, IR_MAXIMUM, IR_AND, IR_OR,
-                                        IR_XOR, IR_SHL, IR_SHR};
+                                        IR_XOR, IR_SHL, IR_SHR, IR_ATAN2, IR_POW, IR_HYPOT, IR_FMOD,
+                                        IR_COPYSIGN};
 static const ir_op_kind unary_ops[] = {IR_NEG, IR_NOT, IR_ABS, IR_EXP, IR_EXP2, IR_LOG, IR_LOG2,
                                        IR_SQRT, IR_RSQRT, IR_FLOOR, IR_CEIL, IR_SIN, IR_COS, IR_SIGMOID,
-                                       IR_ERF};
+                                       IR_ERF, IR_TRUNC, IR_ROUND, IR_RINT, IR_TAN, IR_ASIN, IR_ACOS,
+                                       IR_ATAN, IR_SINH, IR_COSH, IR_TANH, IR_ASINH, IR_ACOSH, IR_ATANH,
+                                       IR_EXPM1, IR_LOG1P, IR_LOG10, IR_EXP10, IR_CBRT};
 static const char *const cmp_predicates[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 #define NBINARY ((int)(sizeof binary_ops / sizeof binary_ops[0]))
 #define NUNARY ((int)(sizeof unary_ops / sizeof unary_ops[0]))

@@ -284,6 +284,10 @@ bool cpu_is_value_op(ir_op_kind kind)
     case IR_SHR: case IR_CMP: case IR_SELECT: case IR_NEG: case IR_NOT: case IR_ABS:
     case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
     case IR_FLOOR: case IR_CEIL: case IR_SIN: case IR_COS: case IR_SIGMOID: case IR_ERF:
+    case IR_TRUNC: case IR_ROUND: case IR_RINT: case IR_TAN: case IR_ASIN: case IR_ACOS:
+    case IR_ATAN: case IR_SINH: case IR_COSH: case IR_TANH: case IR_ASINH: case IR_ACOSH:
+    case IR_ATANH: case IR_EXPM1: case IR_LOG1P: case IR_LOG10: case IR_EXP10: case IR_CBRT:
+    case IR_ATAN2: case IR_POW: case IR_HYPOT: case IR_FMOD: case IR_COPYSIGN:
     case IR_FMA: case IR_CAST: case IR_BITCAST:
     case IR_SPLAT: case IR_REDUCE: case IR_SIMT_VREDUCE:
         return true;
@@ -298,14 +302,17 @@ bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op)
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_IDIV: case IR_REM: case IR_UMULHI:
     case IR_MINIMUM: case IR_MAXIMUM: case IR_AND: case IR_OR: case IR_XOR: case IR_SHL:
-    case IR_SHR:
+    case IR_SHR: case IR_ATAN2: case IR_POW: case IR_HYPOT: case IR_FMOD: case IR_COPYSIGN:
         return exec_binary(c, op);
     case IR_FMA: return exec_ternary(c, op);
     case IR_CMP: return exec_cmp(c, op);
     case IR_SELECT: return exec_select(c, op);
     case IR_NEG: case IR_NOT: case IR_ABS: case IR_EXP: case IR_EXP2: case IR_LOG:
     case IR_LOG2: case IR_SQRT: case IR_RSQRT: case IR_FLOOR: case IR_CEIL: case IR_SIN:
-    case IR_COS: case IR_SIGMOID: case IR_ERF:
+    case IR_COS: case IR_SIGMOID: case IR_ERF: case IR_TRUNC: case IR_ROUND: case IR_RINT:
+    case IR_TAN: case IR_ASIN: case IR_ACOS: case IR_ATAN: case IR_SINH: case IR_COSH:
+    case IR_TANH: case IR_ASINH: case IR_ACOSH: case IR_ATANH: case IR_EXPM1: case IR_LOG1P:
+    case IR_LOG10: case IR_EXP10: case IR_CBRT:
         return exec_unary(c, op);
     case IR_CAST:
     case IR_BITCAST: return exec_cast(c, op);

@@ -1,6 +1,6 @@
 /* ptx_internal.h - what the PTX emitter's files share: the emitter state,
  * typed virtual registers, instruction templates, and one group of
- * prototypes per file (emit.c, ptx_ops.c, ptx_simt.c, ptx_atomic.c).
+ * prototypes per file (emit.c, ptx_ops.c, ptx_math.c, ptx_simt.c, ptx_atomic.c).
  *
  * Every IR value maps to one virtual register per slot (a scalar has one
  * slot, a vector<VxT> has V). Registers are typed by class (%p predicates
@@ -54,7 +54,18 @@ typedef struct ptx_emitter {
     ptx_reg smem_base;      /* u32 shared-window address of the array */
     bool two_over_pi;       /* declare PTX_TWO_OVER_PI (float64 sin/cos use it) */
     bool erf_table;         /* declare PTX_ERF_TABLE (erf uses it) */
+    bool vprintf;           /* declare vprintf (simt.print calls it) */
+    int print_bytes;        /* the .local argument buffer of vprintf; 0: none */
+    strbuf *strings;        /* the module's .global strings (format strings) */
+    int *nstrings;          /* how many the module has (they are numbered) */
 } ptx_emitter;
+
+/* vprintf's declaration, and the names of its argument buffer and of the
+ * format strings (__swage_fmt_<n>). */
+#define PTX_VPRINTF_DECL                                                               \
+    ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, "  \
+    ".param .b64 vprintf_param_1);\n\n"
+#define PTX_PRINT_BUF "__swage_print_buf"
 
 /* The bits of 2/pi that float64 sin/cos reduce huge arguments with: a
  * module-level .const array of 64-bit words (ptx_ops.c). */
@@ -114,6 +125,13 @@ bool ptx_emit_elementwise(ptx_emitter *e, ir_op_kind kind, const char *predicate
 void ptx_emit_cast(ptx_emitter *e, ir_dtype from, ir_dtype to, ptx_reg dst, ptx_reg src);
 /* The register class holding a dtype. */
 ptx_class ptx_dtype_class(ir_dtype dt);
+
+/* ---- ptx_math.c: libdevice functions computed in software ------------------- */
+
+/* Emits `op` on one slot when it is one of ptx_math.c's functions (tan,
+ * the inverse and hyperbolic functions, expm1, log1p, log10, exp10, cbrt,
+ * atan2, pow, hypot) of a float dtype; false (nothing emitted) otherwise. */
+bool ptx_emit_math(ptx_emitter *e, ir_op_kind op, ir_dtype dt, ptx_reg dst, const ptx_reg *src);
 
 /* ---- ptx_simt.c: SIMT ops, memory, constants ------------------------------ */
 

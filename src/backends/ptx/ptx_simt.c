@@ -7,6 +7,7 @@
 #include "ptx_internal.h"
 #include "../../ir/scalar.h"
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -600,11 +601,178 @@ static bool emit_barrier(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* ---- sl.device_print: vprintf ----------------------------------------------------------
+ *
+ * simt.print writes the lines the CPU executors write (docs/language.md,
+ * "Printing"), one vprintf call per line: each tile element from the first
+ * thread holding it (tid < len / V; a scalar from thread 0), its format
+ * string (the prefix baked in, '%' doubled) a module-level .global string,
+ * its arguments packed by CUDA's printf ABI into a .local buffer: the
+ * program id's three u32, the element index (u32), then the value (a
+ * double for floats, u32/s32 or 64 bits for integers, bits for hex=True),
+ * each aligned to its size. int1 picks one of two strings (True/False).
+ * The driver links vprintf itself when it loads the module. */
+
+/* The element count of operand k (0: a scalar), from the op's "lens". */
+static int64_t print_len(const ir_op *op, int k)
+{
+    const ir_attr *a = ir_attr_get(op, "lens");
+    const char *p = a && a->kind == ATTR_STR ? a->s : NULL;
+    for (int i = 0; i < k && p; i++) {
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    return p ? strtoll(p, NULL, 10) : 0;
+}
+
+/* A module-level .global string of text and its NUL; returns its name's number. */
+static int print_string(ptx_emitter *e, const char *text)
+{
+    int n = (*e->nstrings)++;
+    size_t len = strlen(text);
+    sb_printf(e->strings, ".global .align 1 .b8 __swage_fmt_%d[%zu] = {", n, len + 1);
+    for (size_t i = 0; i <= len; i++)
+        sb_printf(e->strings, "%d%s", (unsigned char)text[i], i < len ? (i % 24 == 23 ? ",\n\t" : ", ") : "};\n\n");
+    return n;
+}
+
+/* The printf conversion of a value of dt. */
+static const char *print_conversion(ir_dtype dt, bool hex)
+{
+    if (hex) {
+        switch (ir_dtypes[dt].bits) {
+        case 64: return "0x%016llx";
+        case 32: return "0x%08x";
+        case 16: return "0x%04x";
+        default: return "0x%02x"; /* i1, i8, ui8: two digits, as the CPU executors */
+        }
+    }
+    switch (dt) {
+    case DT_I64: return "%lld";
+    case DT_F64: return "%.17g";
+    case DT_F16: case DT_BF16: case DT_F32: return "%.9g";
+    default: return "%d";
+    }
+}
+
+/* One line's format: the program id, the index, the prefix and value. */
+static char *print_format(ptx_emitter *e, const char *prefix, int k, int nops, bool indexed, const char *value)
+{
+    strbuf f;
+    sb_init(&f);
+    sb_printf(&f, "pid (%%d, %%d, %%d) idx (%s) ", indexed ? "%d" : "");
+    for (const char *p = prefix; *p; p++)
+        sb_puts(&f, *p == '%' ? "%%" : (char[2]){*p, 0});
+    if (nops > 1)
+        sb_printf(&f, "(operand %d) ", k);
+    sb_printf(&f, "%s\n", value);
+    char *text = arena_strdup(&e->ar, f.data ? f.data : "");
+    sb_free(&f);
+    return text;
+}
+
 static bool emit_print(ptx_emitter *e, const ir_op *op)
 {
-    (void)op;
-    return ptx_compile_error(e, "sl.device_print is not supported on the GPU yet: it prints on the "
-                                "CPU executors only (executor=\"semantic\" or \"simt\")");
+    const ir_attr *pa = ir_attr_get(op, "prefix"), *ha = ir_attr_get(op, "hex");
+    const char *prefix = pa && pa->kind == ATTR_STR ? pa->s : "";
+    bool hex = ha && ha->kind == ATTR_INT && ha->i != 0;
+    char r0[16], r1[16];
+    e->vprintf = true;
+    e->print_bytes = 24;
+    ptx_reg tid = ptx_new_reg(e, RC_B32), pid[3];
+    ptx_line(e, "mov.u32 %s, %%tid.x;", ptx_reg_name(tid, r0));
+    for (int a = 0; a < 3; a++) {
+        pid[a] = ptx_new_reg(e, RC_B32);
+        ptx_line(e, "mov.u32 %s, %%ctaid.%c;", ptx_reg_name(pid[a], r0), "xyz"[a]);
+    }
+    ptx_reg args = ptx_new_reg(e, RC_B64), fmt = ptx_new_reg(e, RC_B64);
+    for (int k = 0; k < op->noperands; k++) {
+        ir_value v = op->operands[k];
+        ir_type t = ir_value_type(e->m, v);
+        ir_dtype dt = (ir_dtype)t.dtype;
+        ptx_reg *regs = ptx_regs(e, v);
+        int64_t len = print_len(op, k);
+        int slots = ptx_slots(t), c = ir_simt_chunk(slots);
+        int64_t owners = len ? len / slots : 1;
+        int strings[2];
+        if (dt == DT_I1 && !hex) {
+            strings[0] = print_string(e, print_format(e, prefix, k, op->noperands, len > 0, "False"));
+            strings[1] = print_string(e, print_format(e, prefix, k, op->noperands, len > 0, "True"));
+        } else {
+            strings[0] = strings[1] = print_string(e, print_format(e, prefix, k, op->noperands, len > 0,
+                                                                   print_conversion(dt, hex)));
+        }
+        bool wide = dt == DT_I64 || dt == DT_F64 || (!hex && ir_dtype_is_float(dt));
+        int value_at = wide ? 16 : len ? 16 : 12;
+        for (int j = 0; j < (len ? slots : 1); j++) {
+            /* the first thread holding element (j / c) c owners + tid c + j mod c */
+            int skip = ptx_new_label(e);
+            ptx_reg go = ptx_new_reg(e, RC_PRED);
+            ptx_line(e, "setp.lt.u32 %s, %s, %lld;", ptx_reg_name(go, r0), ptx_reg_name(tid, r1),
+                     (long long)owners);
+            ptx_line(e, "@!%s bra $L__%d;", ptx_reg_name(go, r0), skip);
+            for (int a = 0; a < 3; a++)
+                ptx_line(e, "st.local.u32 [%s+%d], %s;", PTX_PRINT_BUF, 4 * a, ptx_reg_name(pid[a], r0));
+            if (len) {
+                ptx_reg idx = ptx_new_reg(e, RC_B32);
+                ptx_line(e, "mad.lo.s32 %s, %s, %d, %lld;", ptx_reg_name(idx, r0), ptx_reg_name(tid, r1), c,
+                         (long long)((j / c) * c * owners + j % c));
+                ptx_line(e, "st.local.u32 [%s+12], %s;", PTX_PRINT_BUF, r0);
+            }
+            ptx_reg x = regs[j];
+            if (dt == DT_I1) {
+                if (hex) {
+                    ptx_reg b = ptx_new_reg(e, RC_B32);
+                    ptx_line(e, "selp.u32 %s, 1, 0, %s;", ptx_reg_name(b, r0), ptx_reg_name(x, r1));
+                    ptx_line(e, "st.local.u32 [%s+%d], %s;", PTX_PRINT_BUF, value_at, r0);
+                }
+            } else if (hex) {
+                ptx_reg b = ptx_new_reg(e, wide ? RC_B64 : RC_B32);
+                ptx_reg_name(b, r0);
+                ptx_reg_name(x, r1);
+                if (dt == DT_F16 || dt == DT_BF16)
+                    ptx_line(e, "cvt.u32.u16 %s, %s;", r0, r1);
+                else if (dt == DT_I8 || dt == DT_U8)
+                    ptx_line(e, "and.b32 %s, %s, 255;", r0, r1);
+                else
+                    ptx_line(e, "mov.b%d %s, %s;", wide ? 64 : 32, r0, r1);
+                ptx_line(e, "st.local.b%d [%s+%d], %s;", wide ? 64 : 32, PTX_PRINT_BUF, value_at, r0);
+            } else if (ir_dtype_is_float(dt)) {
+                ptx_reg d = x;
+                if (dt != DT_F64) {
+                    d = ptx_new_reg(e, RC_F64);
+                    ptx_emit_cast(e, dt, DT_F64, d, x);
+                }
+                ptx_line(e, "st.local.f64 [%s+%d], %s;", PTX_PRINT_BUF, value_at, ptx_reg_name(d, r0));
+            } else {
+                ptx_line(e, "st.local.b%d [%s+%d], %s;", dt == DT_I64 ? 64 : 32, PTX_PRINT_BUF, value_at,
+                         ptx_reg_name(x, r0));
+            }
+            ptx_reg_name(fmt, r0);
+            if (strings[0] == strings[1]) {
+                ptx_line(e, "mov.u64 %s, __swage_fmt_%d;", r0, strings[0]);
+            } else {
+                ptx_reg f1 = ptx_new_reg(e, RC_B64);
+                ptx_line(e, "mov.u64 %s, __swage_fmt_%d;", ptx_reg_name(f1, r1), strings[1]);
+                ptx_line(e, "mov.u64 %s, __swage_fmt_%d;", r0, strings[0]);
+                char r2[16];
+                ptx_line(e, "selp.b64 %s, %s, %s, %s;", r0, r1, r0, ptx_reg_name(x, r2));
+            }
+            ptx_line(e, "cvta.global.u64 %s, %s;", r0, r0);
+            ptx_line(e, "mov.u64 %s, %s;", ptx_reg_name(args, r1), PTX_PRINT_BUF);
+            ptx_line(e, "cvta.local.u64 %s, %s;", r1, r1);
+            ptx_line(e, "{");
+            ptx_line(e, ".param .b64 fmt;");
+            ptx_line(e, "st.param.b64 [fmt], %s;", r0);
+            ptx_line(e, ".param .b64 args;");
+            ptx_line(e, "st.param.b64 [args], %s;", r1);
+            ptx_line(e, ".param .b32 written;");
+            ptx_line(e, "call (written), vprintf, (fmt, args);"); /* divergent: not .uni */
+            ptx_line(e, "}");
+            ptx_label(e, skip);
+        }
+    }
+    return true;
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */
@@ -648,6 +816,29 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_COS] = emit_elementwise_op,
     [IR_SIGMOID] = emit_elementwise_op,
     [IR_ERF] = emit_elementwise_op,
+    [IR_TRUNC] = emit_elementwise_op,
+    [IR_ROUND] = emit_elementwise_op,
+    [IR_RINT] = emit_elementwise_op,
+    [IR_TAN] = emit_elementwise_op,
+    [IR_ASIN] = emit_elementwise_op,
+    [IR_ACOS] = emit_elementwise_op,
+    [IR_ATAN] = emit_elementwise_op,
+    [IR_SINH] = emit_elementwise_op,
+    [IR_COSH] = emit_elementwise_op,
+    [IR_TANH] = emit_elementwise_op,
+    [IR_ASINH] = emit_elementwise_op,
+    [IR_ACOSH] = emit_elementwise_op,
+    [IR_ATANH] = emit_elementwise_op,
+    [IR_EXPM1] = emit_elementwise_op,
+    [IR_LOG1P] = emit_elementwise_op,
+    [IR_LOG10] = emit_elementwise_op,
+    [IR_EXP10] = emit_elementwise_op,
+    [IR_CBRT] = emit_elementwise_op,
+    [IR_ATAN2] = emit_elementwise_op,
+    [IR_POW] = emit_elementwise_op,
+    [IR_HYPOT] = emit_elementwise_op,
+    [IR_FMOD] = emit_elementwise_op,
+    [IR_COPYSIGN] = emit_elementwise_op,
     [IR_FMA] = emit_elementwise_op,
     [IR_SIMT_THREAD_ID] = emit_thread_id,
     [IR_SIMT_BLOCK_ID] = emit_block_id,
