@@ -9,8 +9,8 @@ mean and rstd stored). Triton runs the SAME source: the module is renamed
 back to Triton's names (sl -> tl, sw.jit -> triton.jit, as
 test_conformance_extra.py checks it can be) and imported from a temporary
 file, so the two compilers get identical kernels. Launches follow the
-tutorials' host code (the same BLOCK_SIZE for both; Triton's num_warps from
-the tutorials' heuristics, which Swage accepts and ignores).
+tutorials' host code (the same BLOCK_SIZE and num_warps, from the
+tutorials' heuristics, for both).
 
 What it measures, float32 throughout:
 - softmax: [4096, 4096] (the headline), then a sweep over N at M = 4096
@@ -98,14 +98,16 @@ def layer_norm_warps(block):
 def swage_softmax(y, x, executor=None):
     M, N = x.shape
     extra = {} if executor is None else {"executor": executor}
-    tk.softmax_kernel[(M,)](y, x, N, N, N, BLOCK_SIZE=softmax_block(N), **extra)
+    block = softmax_block(N)
+    tk.softmax_kernel[(M,)](y, x, N, N, N, BLOCK_SIZE=block, num_warps=softmax_warps(block), **extra)
 
 
 def swage_layer_norm(y, x, w, b, mean, rstd, executor=None):
     M, N = x.shape
     extra = {} if executor is None else {"executor": executor}
-    tk.layer_norm_fwd_kernel[(M,)](x, y, w, b, mean, rstd, N, N, EPS,
-                                   BLOCK_SIZE=layer_norm_block(N, 4), **extra)
+    block = layer_norm_block(N, 4)
+    tk.layer_norm_fwd_kernel[(M,)](x, y, w, b, mean, rstd, N, N, EPS, BLOCK_SIZE=block,
+                                   num_warps=layer_norm_warps(block), **extra)
 
 
 def triton_source():

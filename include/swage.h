@@ -98,6 +98,11 @@ typedef struct swage_kernel_spec {
      * file are callable too. They are part of the cache key. */
     const swage_function_source *functions;
     int nfunctions;
+    /* Threads per CTA of a grid program (Triton's num_warps x 32): 0 lets
+     * the compiler choose from the longest tile; else a power of two in
+     * 32..1024. Segment programs take theirs from the schedule and ignore
+     * it. Part of the cache key. */
+    int num_threads;
 } swage_kernel_spec;
 
 /* Compiles (or finds in the process-wide cache) the specialisation.

@@ -219,13 +219,15 @@ class JITFunction:
 
     # ---- specialisation -------------------------------------------------
 
-    def _compile(self, signature, constexprs):
+    def _compile(self, signature, constexprs, num_warps=None):
         """The C kernel handle for one specialisation, from the LRU cache or
         compiled (the C library returns the same handle to threads that race
         on one spec while it is cached). Beyond cache_size entries, the least
         recently used one is evicted, from the warm paths' tables too: its
-        C kernel is freed once no launch or caller still holds its handle."""
-        key = (signature, constexprs)
+        C kernel is freed once no launch or caller still holds its handle.
+        num_warps (None: the compiler's choice) sets a grid program's CTA
+        to 32 x num_warps threads; segment programs ignore it."""
+        key = (signature, constexprs) if num_warps is None else (signature, constexprs, num_warps)
         with self._lock:
             kernel = self._cache.get(key)
             if kernel is not None:
@@ -233,7 +235,8 @@ class JITFunction:
                 return kernel
         # Compile outside the lock: the C library is thread-safe.
         kernel = _native.compile_kernel(self.source, self.file, self.first_line, self.__name__,
-                                        signature, constexprs, functions=self._functions())
+                                        signature, constexprs, functions=self._functions(),
+                                        num_threads=32 * num_warps if num_warps else 0)
         evicted = []
         with self._lock:
             found = self._cache.get(key)
@@ -413,23 +416,27 @@ class JITFunction:
         objects, their 'stream', else the legacy default stream).
 
         num_warps, num_stages and num_ctas are Triton's launch options,
-        accepted and checked so that Triton launches run unchanged; they
-        change nothing (Swage chooses the threads of a program from its
-        tiles, and a segment program's from its schedule). ``kernel[grid](...)``
-        is the same launch with Triton's argument binding.
+        accepted and checked so that Triton launches run unchanged. num_warps
+        sets a grid program's CTA to 32 x num_warps threads (it is part of
+        the specialisation; without it Swage chooses from the longest tile),
+        on the GPU and on the SIMT executor alike; a segment program takes
+        its threads from its schedule and ignores it, as it does num_stages
+        and num_ctas. ``kernel[grid](...)`` is the same launch with Triton's
+        argument binding.
         """
         if num_warps is not None or num_stages is not None or num_ctas is not None:
-            _check_triton_options(num_warps, num_stages, num_ctas)
+            num_warps = _check_triton_options(num_warps, num_stages, num_ctas)
         attempt = self._warm_attempt
         if (attempt is not None and not args and executor == "semantic" and schedule == "auto"
-                and unsafe is False and attempt(arguments, constexprs, grid)):
+                and unsafe is False and attempt(arguments, constexprs, grid, num_warps)):
             return None
         attempt = self._warm_segment_attempt
         if attempt is not None and attempt(args, arguments, constexprs, grid, schedule, unsafe,
                                            executor):
             return None
         return self._launch_general(*args, arguments=arguments, constexprs=constexprs, grid=grid,
-                                    schedule=schedule, unsafe=unsafe, executor=executor)
+                                    schedule=schedule, unsafe=unsafe, executor=executor,
+                                    num_warps=num_warps)
 
     def _launch_bracket(self, grid, args, kwargs):
         """kernel[grid](*args, **kwargs): binds the arguments as Triton does
@@ -564,7 +571,7 @@ class JITFunction:
         return meta
 
     def _launch_general(self, *args, arguments=None, constexprs=None, grid=None, schedule="auto",
-                        unsafe=False, executor="semantic"):
+                        unsafe=False, executor="semantic", num_warps=None):
         """launch without the warm path: converts and checks every argument,
         compiles or finds the specialisation, launches, and (on a GPU) makes
         the warm path for calls like this one."""
@@ -585,7 +592,7 @@ class JITFunction:
         on_gpu = [c for c in converted if c.device == "cuda"]
         device, stream = self._gpu_placement(converted, on_gpu, executor) if on_gpu else (0, 0)
         signature = ",".join("%s=%s" % (c.name, c.type) for c in converted)
-        kernel = self._compile(signature, constexpr_text)
+        kernel = self._compile(signature, constexpr_text, num_warps)
         segment = _native.segment_launch_facts(kernel)
         # `converted` keeps every buffer alive until the call returns; on the
         # GPU the caller's tensors must outlive the kernel, as with any
@@ -606,7 +613,7 @@ class JITFunction:
         if on_gpu:
             _native.launch_cuda(kernel, device, stream, grid3, args)
             if self._warm_ok:
-                self._remember_warm(arguments, constexprs, converted, kernel)
+                self._remember_warm(arguments, constexprs, converted, kernel, num_warps)
         else:
             _run_cpu(_native.launch_cpu, kernel, grid3, args, executor)
         return None
@@ -672,7 +679,7 @@ class JITFunction:
 
     # ---- warm GPU launches ------------------------------------------------------
 
-    def _remember_warm(self, arguments, constexprs, converted, kernel):
+    def _remember_warm(self, arguments, constexprs, converted, kernel, num_warps=None):
         """After a GPU launch through the general path: lets later launches
         with the same argument kinds, tensor dtypes and constexprs take the
         warm path (_WarmLauncher) straight to the kernel."""
@@ -688,7 +695,7 @@ class JITFunction:
                                  [p.name for p in self.params if p.is_constexpr], kinds, torch,
                                  self._launch_general)
             self._warm[kinds] = warm
-        key = warm.key(arguments, constexprs)
+        key = warm.key(arguments, constexprs, num_warps)
         if key is not None and self._cached(kernel):  # not evicted meanwhile
             warm.kernels[key] = kernel
             # the pattern of the latest launch: `kernel.launch` is now its
@@ -764,7 +771,7 @@ class JITFunction:
             out.append(extent)
         return out + [1] * (3 - len(out))
 
-    def _specialise(self, what, signature, arguments, constexprs):
+    def _specialise(self, what, signature, arguments, constexprs, num_warps=None):
         """The kernel handle for emit_mlir/emit_ptx from a signature or real
         arguments."""
         if signature is not None and arguments is not None:
@@ -779,10 +786,12 @@ class JITFunction:
         else:
             raise TypeError("%s.%s needs signature={...} (e.g. {%r: '*f32'}) or "
                             "arguments={...}" % (self.__name__, what, self._runtime[0].name))
-        return self._compile(text, self._constexpr_text(constexprs))
+        if num_warps is not None:
+            num_warps = _check_triton_options(num_warps, None, None)
+        return self._compile(text, self._constexpr_text(constexprs), num_warps)
 
     def emit_mlir(self, *, signature=None, arguments=None, constexprs=None, stage="semantic",
-                  locations=False, schedule="auto"):
+                  locations=False, schedule="auto", num_warps=None):
         """The kernel's IR as MLIR text.
 
         signature: {name: "*f32" | sl.float32 | sl.pointer(sl.float32)} or
@@ -791,25 +800,25 @@ class JITFunction:
         default passes), "plan" (a segment program's task kernels for
         `schedule`, docs/schedules.md) or "simt" (the per-thread programs
         the PTX is printed from; for a segment program, of `schedule`).
-        locations=True appends loc("file":line:col).
+        locations=True appends loc("file":line:col). num_warps as for launch.
         """
         if stage not in _native.STAGES:
             raise ValueError("stage must be one of %s, not %r"
                              % (", ".join(repr(s) for s in _native.STAGES), stage))
         self._check_schedule(schedule)
-        kernel = self._specialise("emit_mlir", signature, arguments, constexprs)
+        kernel = self._specialise("emit_mlir", signature, arguments, constexprs, num_warps)
         return _native.emit_mlir(kernel, stage, bool(locations), schedule)
 
     def emit_ptx(self, *, signature=None, arguments=None, constexprs=None, sm=90,
-                 schedule="auto"):
+                 schedule="auto", num_warps=None):
         """The kernel as PTX text for compute capability ``sm`` (90 for sm_90,
         80 for sm_80); for a segment program, every task kernel of
         `schedule` as an entry of one module. Needs no GPU.
-        signature/arguments/constexprs as for emit_mlir."""
+        signature/arguments/constexprs/num_warps as for emit_mlir."""
         if isinstance(sm, bool) or not isinstance(sm, int):
             raise TypeError("sm must be an int such as 90 (for sm_90), not %r" % (sm,))
         self._check_schedule(schedule)
-        kernel = self._specialise("emit_ptx", signature, arguments, constexprs)
+        kernel = self._specialise("emit_ptx", signature, arguments, constexprs, num_warps)
         return _native.emit_ptx(kernel, sm, schedule)
 
     def plan(self, *, arguments, constexprs=None, schedule="auto", bandwidth=None):
@@ -981,12 +990,13 @@ class _WarmLauncher:
         for d, t in zip(dtypes, tensors):
             emit("    %s = %s.dtype" % (d, t))
         checks_text = "\n".join(lines) + "\n"
-        key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx])
+        key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx] + ["num_warps"])
         # the last specialisation found, as one tuple (one load reads it whole,
         # so a thread never mixes two of them)
-        last = ["L" + d for d in dtypes] + ["L" + c for c in cx] + ["LT" + c for c in cx]
+        last = ["L" + d for d in dtypes] + ["L" + c for c in cx] + ["LT" + c for c in cx] + ["Lnw"]
         same = (["%s is L%s" % (d, d) for d in dtypes]
-                + ["type(%s) is LT%s and %s == L%s" % (c, c, c, c) for c in cx])
+                + ["type(%s) is LT%s and %s == L%s" % (c, c, c, c) for c in cx]
+                + ["num_warps == Lnw"])
         values = ", ".join("a%d.data_ptr()" % i if kind == "tensor" else "a%d" % i
                            for i, kind in enumerate(kinds))
         launch_text = (_WARM_GRID
@@ -997,7 +1007,7 @@ class _WarmLauncher:
                          "        except (KeyError, TypeError):\n"
                          "            return {fail}\n"
                          "        LAST = (%s, kernel)\n"
-                       % (key, ", ".join(dtypes + cx + ["type(%s)" % c for c in cx]))
+                       % (key, ", ".join(dtypes + cx + ["type(%s)" % c for c in cx] + ["num_warps"]))
                        + "    try:\n"
                          "        buffer = pack(kernel, stream(device), device, g0, g1, g2, "
                          "PARAMS_SIZE, 0, %s)\n"
@@ -1008,11 +1018,11 @@ class _WarmLauncher:
                          "        native.raise_last_error(status)\n"
                          "    return {done}\n" % values)
         to_general = ("general(*args, arguments=arguments, constexprs=constexprs, grid=grid, "
-                      "schedule=schedule, unsafe=unsafe, executor=executor)")
-        source = ("def key(arguments, constexprs):\n"
+                      "schedule=schedule, unsafe=unsafe, executor=executor, num_warps=num_warps)")
+        source = ("def key(arguments, constexprs, num_warps):\n"
                   + checks_text.format(fail="None")
                   + "    return %s\n\n" % key)
-        source += ("def attempt(arguments, constexprs, grid):\n"
+        source += ("def attempt(arguments, constexprs, grid, num_warps):\n"
                    "    global LAST\n"
                    + (checks_text + launch_text).format(fail="False", done="True") + "\n")
         source += ("def launch(*args, arguments=None, constexprs=None, grid=None, "
@@ -1021,7 +1031,7 @@ class _WarmLauncher:
                    "    global LAST\n"
                    "    if num_warps is not None or num_stages is not None "
                    "or num_ctas is not None:\n"
-                   "        check_options(num_warps, num_stages, num_ctas)\n"
+                   "        num_warps = check_options(num_warps, num_stages, num_ctas)\n"
                    "    if args or schedule is not AUTO or unsafe is not False "
                    "or executor is not SEMANTIC:\n"
                    "        return {fail}\n"
@@ -1218,16 +1228,18 @@ def _triton_int(name, value):
 
 
 def _check_triton_options(num_warps, num_stages, num_ctas):
-    """Triton's launch options, accepted with the values Triton accepts:
-    they change nothing here (docs/api.md)."""
+    """Triton's launch options, accepted with the values Triton accepts
+    (docs/api.md); returns num_warps as an int (or None)."""
     if num_warps is not None:
         value = _triton_int("num_warps", num_warps)
         if not 1 <= value <= 32 or value & (value - 1):
             raise ValueError("num_warps must be a power of two from 1 to 32, not %d" % value)
+        num_warps = value
     if num_stages is not None and _triton_int("num_stages", num_stages) < 0:
         raise ValueError("num_stages must be 0 or more, not %d" % num_stages)
     if num_ctas is not None and _triton_int("num_ctas", num_ctas) < 1:
         raise ValueError("num_ctas must be 1 or more, not %d" % num_ctas)
+    return num_warps
 
 
 class _CpuCall:

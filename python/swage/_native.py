@@ -73,6 +73,7 @@ class KernelSpec(ctypes.Structure):
         ("source_length", ctypes.c_size_t),  # all the bytes: a NUL in them is an error
         ("functions", ctypes.POINTER(FunctionSource)),
         ("nfunctions", ctypes.c_int),
+        ("num_threads", ctypes.c_int),  # 0: the compiler chooses; else 32 x num_warps
     ]
 
 
@@ -302,11 +303,12 @@ def cached_kernel_count():
 
 
 def compile_kernel(source, file_name, first_line, kernel_name, signature, constexprs,
-                   extract=False, functions=()):
+                   extract=False, functions=(), num_threads=0):
     """swageKernelCompile; returns the kernel handle, a Kernel (an int) that
     holds one reference to the C cache's kernel until it is dropped.
     `functions`: (name, source, file, first_line) of each @sw.jit function
-    the kernel may call."""
+    the kernel may call; `num_threads`: a grid program's CTA size (0: the
+    compiler's choice)."""
     text = _bytes(source)
     table = (FunctionSource * max(len(functions), 1))()
     for i, (name, fsource, ffile, fline) in enumerate(functions):
@@ -314,7 +316,7 @@ def compile_kernel(source, file_name, first_line, kernel_name, signature, conste
         table[i] = FunctionSource(_bytes(name), ftext, _bytes(ffile), fline, len(ftext))
     spec = KernelSpec(text, _bytes(file_name), first_line, _bytes(kernel_name),
                       _bytes(signature), _bytes(constexprs), 1 if extract else 0,
-                      len(text) if text is not None else 0, table, len(functions))
+                      len(text) if text is not None else 0, table, len(functions), num_threads)
     kernel = _KernelPtr()
     error = _ErrorPtr()
     status = lib.swageKernelCompile(ctypes.byref(spec), ctypes.byref(kernel), ctypes.byref(error))

@@ -47,7 +47,7 @@ static char *spec_key(const swage_kernel_spec *s, size_t *len)
     key_put(&sb, s->kernel_name);
     key_put(&sb, s->signature);
     key_put(&sb, s->constexprs);
-    sb_printf(&sb, "%d:%d", s->first_line, s->extract != 0);
+    sb_printf(&sb, "%d:%d:%d", s->first_line, s->extract != 0, s->num_threads);
     for (int i = 0; i < s->nfunctions; i++) {
         const swage_function_source *f = &s->functions[i];
         size_t n = f->source_length ? f->source_length : strlen(f->source);
@@ -269,6 +269,9 @@ static swage_kernel *compile_into(swage_kernel *k, const swage_kernel_spec *spec
     k->stage_text[SWAGE_STAGE_SOURCE][1] = print_text(k, true);
     if (!pass_run_default(k->module, NULL, d) || !record_segments(k, d))
         goto fail;
+    if (spec->num_threads && !k->is_segment) /* the CTA lower-simt makes (docs/simt.md) */
+        ir_attr_set_int(k->module, ir_module_func(k->module), "sw.block_threads", ir_type_scalar(DT_I32),
+                        spec->num_threads);
     k->stage_text[SWAGE_STAGE_SEMANTIC][0] = print_text(k, false);
     k->stage_text[SWAGE_STAGE_SEMANTIC][1] = print_text(k, true);
     d->bail = NULL;
@@ -292,6 +295,11 @@ SWAGE_API swage_status swageKernelCompile(const swage_kernel_spec *spec, swage_k
         if (!spec->functions[i].name || !spec->functions[i].source)
             return api_fail_argument(error, "swageKernelCompile: function #%d needs a name and "
                                             "source text", i);
+    if (spec->num_threads && (spec->num_threads < 32 || spec->num_threads > 1024 ||
+                              (spec->num_threads & (spec->num_threads - 1))))
+        return api_fail_argument(error, "swageKernelCompile: num_threads is %d; it is 0 (the "
+                                        "compiler chooses) or a power of two in 32..1024 (num_warps "
+                                        "1..32)", spec->num_threads);
     *kernel = NULL;
     size_t len;
     char *key = spec_key(spec, &len);

@@ -973,8 +973,9 @@ static bool lower_block(lowerer *lw, ir_block *b)
 /* ---- the pass ------------------------------------------------------------------ */
 
 /* sw.block_threads = T and sw.program_threads = G on a semantic function
- * (the plan's task kernels carry them) fix the CTA size and the threads per
- * program; without them T comes from the longest tile and G = T. */
+ * (the plan's task kernels carry them; a grid program launched with
+ * num_warps carries T) fix the CTA size and the threads per program;
+ * without them T comes from the longest tile and G = T. */
 static bool read_geometry(lowerer *lw, int32_t max_len)
 {
     const ir_attr *t = ir_attr_get(lw->func, "sw.block_threads");

@@ -602,6 +602,24 @@ assert (state.launches, state.module_loads, state.pushes) == (4, 2, 5)  # load, 
 assert state.context == ctx[0].value and state.stream == 0x5000
 assert params(4)[3] & 0xFFFFFFFF == 9
 
+# num_warps sets the CTA: its own specialisation (a module load), 32 x num_warps
+# threads on both paths, and the default's CTA again without it
+default_block = state.block[0]
+def add_warps(num_warps, n=9):
+    t.add_kernel.launch(arguments=dict(tensors(0), n=n), constexprs={"BLOCK": 64}, grid=(2,),
+                        num_warps=num_warps)
+loads = state.module_loads
+add_warps(8)                     # general
+assert state.block[0] == 256 and state.module_loads == loads + 1
+add_warps(8, n=5)                # warm
+assert state.block[0] == 256 and params(4)[3] & 0xFFFFFFFF == 5
+add_warps(2)
+assert state.block[0] == 64 and state.module_loads == loads + 2
+add(0, 9)
+assert state.block[0] == default_block
+add_warps(8)
+assert state.block[0] == 256 and state.module_loads == loads + 2
+
 # scalars as the PTX parameters declare them (general path: an i64 scalar)
 x = {"x_ptr": torch.Tensor(0x1000, 8, ("cuda", 1)), "out_ptr": torch.Tensor(0x2000, 8, ("cuda", 1))}
 state.nparams_recorded = 5     # affine_kernel's

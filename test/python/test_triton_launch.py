@@ -209,7 +209,7 @@ def test_the_same_results_and_specialisations_as_launch():
     # a new specialisation made by the bracket form is the one launch() then uses
     fresh_add[(2,)](x, y, out, 500, BLOCK=256, num_warps=8, num_stages=2, num_ctas=1)
     assert list(fresh_add._cache)[1] == ("x_ptr=*f32,y_ptr=*f32,output_ptr=*f32,n=i32",
-                                         "BLOCK=256")
+                                         "BLOCK=256", 8)
     fresh_add.launch(arguments={"x_ptr": x, "y_ptr": y, "output_ptr": out, "n": 500},
                      constexprs={"BLOCK": 256}, grid=(2,), num_warps=8)
     assert len(fresh_add._cache) == 2
@@ -352,15 +352,75 @@ def test_each_form_shows_a_call_in_its_own_form():
 
 # ---- Triton's launch options -----------------------------------------------------------------
 
+@sw.jit
+def row_stats(x_ptr, out_ptr, N, BLOCK: sl.constexpr):
+    row = sl.program_id(0)
+    offs = sl.arange(0, BLOCK)
+    x = sl.load(x_ptr + row * N + offs, mask=offs < N, other=0.0)
+    sl.store(out_ptr + row * 2, sl.sum(x))
+    sl.store(out_ptr + row * 2 + 1, sl.max(sl.where(offs < N, x, -float("inf"))))
+    sl.store(out_ptr + 64 + row * BLOCK + offs, sl.cumsum(x, 0), mask=offs < N)
+
+
+@pytest.mark.parametrize("num_warps, block", [(None, 4096), (1, 4096), (2, 64), (8, 4096),
+                                              (8, 16), (32, 4096), (32, 1024)])
+def test_num_warps_sets_the_cta(rng, num_warps, block):
+    """A grid program's CTA is 32 x num_warps threads (the compiler's choice
+    without it: 128 for a 4096-element tile), on the SIMT executor as in
+    the PTX; the results do not change, also where a tile has fewer
+    elements than the CTA has threads (copies)."""
+    sig = {"x_ptr": "*f32", "out_ptr": "*f32", "N": "i32"}
+    threads = 32 * num_warps if num_warps else 128
+    ptx = row_stats.emit_ptx(signature=sig, constexprs={"BLOCK": block}, num_warps=num_warps)
+    assert ".maxntid %d, 1, 1" % threads in ptx
+    simt = row_stats.emit_mlir(signature=sig, constexprs={"BLOCK": block}, stage="simt",
+                               num_warps=num_warps)
+    assert "simt.num_threads = %d : i32" % threads in simt
+    rows, n = 3, block - 5
+    x = rng.standard_normal((rows, n)).astype(np.float32)
+    for executor in ("semantic", "simt"):
+        out = np.zeros(64 + rows * block, np.float32)
+        row_stats[(rows,)](x, out, n, BLOCK=block, num_warps=num_warps, executor=executor)
+        np.testing.assert_allclose(out[0:2 * rows:2], x.sum(1), rtol=1e-4, atol=1e-4)
+        assert (out[1:2 * rows:2] == x.max(1)).all()
+        scans = out[64:].reshape(rows, block)[:, :n]
+        np.testing.assert_allclose(scans, np.cumsum(x, 1), rtol=1e-4, atol=1e-3)
+
+
+def test_num_warps_is_part_of_the_specialisation_and_ignored_by_segment_programs():
+    sig = {"x_ptr": "*f32", "out_ptr": "*f32", "N": "i32"}
+    a = row_stats.emit_ptx(signature=sig, constexprs={"BLOCK": 256}, num_warps=2)
+    b = row_stats.emit_ptx(signature=sig, constexprs={"BLOCK": 256}, num_warps=4)
+    assert a != b and ".maxntid 64," in a and ".maxntid 128," in b
+    with pytest.raises(ValueError, match="num_warps must be a power of two from 1 to 32, not 3"):
+        row_stats.emit_ptx(signature=sig, constexprs={"BLOCK": 256}, num_warps=3)
+    # the C entry checks the CTA size it is given
+    with pytest.raises(ValueError, match="num_threads is 48"):
+        _native.compile_kernel(row_stats.source, row_stats.file, row_stats.first_line, "row_stats",
+                               "x_ptr=*f32,out_ptr=*f32,N=i32", "BLOCK=256", num_threads=48)
+
+    @sw.jit
+    def seg_total(values_ptr, offsets_ptr, out_ptr):
+        sid = sl.segment_id(0)
+        s = sl.segment(values_ptr, offsets_ptr, sid)
+        sl.store(out_ptr + sid, sl.sum(sl.load_segment(s)))
+
+    seg_sig = {"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}
+    assert seg_total.emit_ptx(signature=seg_sig, num_warps=8) == seg_total.emit_ptx(signature=seg_sig)
+
 @pytest.mark.parametrize("executor", ["semantic", "simt"])
 @pytest.mark.parametrize("options", [{"num_warps": 1}, {"num_warps": 4}, {"num_warps": 32},
                                      {"num_stages": 0}, {"num_stages": 5}, {"num_ctas": 2},
                                      {"num_warps": 8, "num_stages": 3, "num_ctas": 1},
                                      {"num_warps": np.int64(4)}])
-def test_triton_launch_options_are_accepted_and_change_nothing(executor, options):
+def test_triton_launch_options_are_accepted_and_keep_the_results(executor, options):
+    """num_warps makes its own specialisation (test_num_warps_sets_the_cta);
+    num_stages and num_ctas change nothing."""
     x, y, out = vectors(300)
     before = len(add_kernel._cache)
     key = ("x_ptr=*f32,y_ptr=*f32,output_ptr=*f32,n=i32", "BLOCK=128")
+    if "num_warps" in options:
+        key += (int(options["num_warps"]),)
     add_kernel[(3,)](x, y, out, 300, BLOCK=128, executor=executor, **options)
     assert_same(out, x + y)
     out[:] = 0
@@ -555,24 +615,31 @@ def test_gpu_launches_take_the_same_route(monkeypatch):
     gpu_add.launch(arguments=dict(zip(("x_ptr", "y_ptr", "output_ptr"), tensors()), n=8),
                    constexprs={"BLOCK": 64}, grid=(1,))
     gpu_add[(2,)](*tensors(), 9, BLOCK=64)
-    gpu_add[lambda meta: (cdiv(meta["n"], meta["BLOCK"]), 2)](*tensors(), n=300, BLOCK=64,
-                                                              num_warps=4, num_stages=2)
+    gpu_add[(2,)](*tensors(), 9, BLOCK=64, num_stages=2)
     gpu_add[(1,)](*tensors(), 8, BLOCK=128)               # a new specialisation: general path
     gpu_add[(1,)](*tensors(), 8, BLOCK=128, num_ctas=1)
-    assert [c["path"] for c in rec.calls] == ["general", "warm", "warm", "general", "warm"]
-    assert [c["grid"] for c in rec.calls] == [[1, 1, 1], [2, 1, 1], [5, 2, 1], [1, 1, 1],
-                                              [1, 1, 1]]
+    # num_warps is part of the specialisation (the CTA): general, then warm
+    gpu_add[lambda meta: (cdiv(meta["n"], meta["BLOCK"]), 2)](*tensors(), n=300, BLOCK=64,
+                                                              num_warps=4, num_stages=2)
+    gpu_add[lambda meta: (cdiv(meta["n"], meta["BLOCK"]), 2)](*tensors(), n=300, BLOCK=64,
+                                                              num_warps=4)
+    assert [c["path"] for c in rec.calls] == ["general", "warm", "warm", "general", "warm",
+                                              "general", "warm"]
+    assert [c["grid"] for c in rec.calls] == [[1, 1, 1], [2, 1, 1], [2, 1, 1], [1, 1, 1],
+                                              [1, 1, 1], [5, 2, 1], [5, 2, 1]]
     assert len({c["kernel"] for c in rec.calls[:3]}) == 1
     assert rec.calls[3]["kernel"] != rec.calls[0]["kernel"]
     assert rec.calls[4]["kernel"] == rec.calls[3]["kernel"]
-    assert unpack_params(rec.calls[2], ["*f32", "*f32", "*f32", "i32"]) == (
+    assert rec.calls[5]["kernel"] not in (rec.calls[0]["kernel"], rec.calls[3]["kernel"])
+    assert rec.calls[6]["kernel"] == rec.calls[5]["kernel"]
+    assert unpack_params(rec.calls[6], ["*f32", "*f32", "*f32", "i32"]) == (
         0x1000, 0x2000, 0x3000, 300)
     # the warm entry checks Triton's options as the general path does
     with pytest.raises(ValueError, match="num_warps must be a power of two"):
         gpu_add[(1,)](*tensors(), 8, BLOCK=128, num_warps=6)
     with pytest.raises(TypeError, match="is missing argument 'n'"):
         gpu_add[(1,)](*tensors(), BLOCK=128)
-    assert len(rec.calls) == 5
+    assert len(rec.calls) == 7
 
 
 FAKE_DRIVER_CHILD = r'''
@@ -603,7 +670,7 @@ for launch in [
                                        constexprs={"BLOCK": 64}, grid=((n + 63) // 64,)),
         lambda n: tt.add_kernel[((n + 63) // 64,)](*tensors(), n, BLOCK=64),
         lambda n: tt.add_kernel[lambda meta: ((meta["n"] + meta["BLOCK"] - 1) // meta["BLOCK"],)](
-            *tensors(), n=n, BLOCK=64, num_warps=4)]:
+            *tensors(), n=n, BLOCK=64, num_stages=2)]:
     for n in (100, 200):
         launch(n)
         seen.append((list(state.grid), list(state.block), state.stream, params(3),
@@ -612,6 +679,12 @@ assert state.launches == 6 and state.module_loads == 1, (state.launches, state.m
 assert seen[0::2] == [seen[0]] * 3 and seen[1::2] == [seen[1]] * 3, seen
 assert seen[0][0] == [2, 1, 1] and seen[1][0] == [4, 1, 1] and seen[0][2] == 0x5001
 assert seen[0][3] == [0x1000, 0x2000, 0x3000] and (seen[0][4], seen[1][4]) == (100, 200)
+# num_warps: its own specialisation, a CTA of 32 x num_warps threads on both forms
+tt.add_kernel[(2,)](*tensors(), 100, BLOCK=64, num_warps=4)
+assert state.block[0] == 128 and state.module_loads == 2
+tt.add_kernel.launch(arguments=dict(zip(("x_ptr", "y_ptr", "output_ptr"), tensors()), n=100),
+                     constexprs={"BLOCK": 64}, grid=(2,), num_warps=2)
+assert state.block[0] == 64 and state.module_loads == 3
 
 # a segment program: kernel[()] launches the schedule's kernels as launch() does
 from swage_testing import FakeDeviceArray
