@@ -71,6 +71,12 @@ static bool want_tile(irgen *g, const char *name, const ast_expr *a, gval v, ir_
     if (v.kind == GV_ERROR)
         return false;
     if (v.kind == GV_IR && ig_type(g, v).kind == TY_TILE && !ig_type(g, v).ptr_elem) {
+        if (ig_type(g, v).rank >= 2) {
+            ig_error(g, a->loc, "sl.%s needs a 1-D tile, not a %s: scans, reductions with a combine "
+                                "function, histograms and gathers have no axis form for tiles of "
+                                "several dimensions yet", name, ig_type_name(ig_type(g, v), buf));
+            return false;
+        }
         *out = v.v;
         return true;
     }

@@ -17,7 +17,8 @@ static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
     return false;
 }
 
-static bool is_number_tile(ir_type t) { return t.kind == TY_TILE && !t.ptr_elem; }
+/* 1-D tiles only: scans, histograms and gathers have no axis form yet. */
+static bool is_number_tile(ir_type t) { return t.kind == TY_TILE && !t.ptr_elem && t.rank == 0; }
 
 /* sw.scan / sw.reduce_fn: k >= 1 tiles of numbers of one length; results
  * the same tiles (scan) or their element types (reduce_fn); the region
@@ -34,7 +35,7 @@ static bool check_combine_op(verifier *v, const ir_op *op)
     for (int i = 0; i < k; i++) {
         ir_type x = operand_type(v, op, i), r = result_type(v, op, i);
         if (!is_number_tile(x) || x.len != len)
-            return fail(v, op, "'%s' operand #%d type %s must be a tile of numbers of the first "
+            return fail(v, op, "'%s' operand #%d type %s must be a 1-D tile of numbers of the first "
                         "operand's length", name_of(op), i, TY(x, a));
         ir_type want = scan ? x : ir_type_elem(x);
         if (!ir_type_eq(r, want))
