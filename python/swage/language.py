@@ -23,6 +23,7 @@ __all__ = [
     "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_xchg", "atomic_cas",
     "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
+    "broadcast_to", "broadcast", "expand_dims", "reshape", "view", "trans", "permute",
 ]
 
 
@@ -217,6 +218,13 @@ argmax = _kernel_only("argmax")
 argmin = _kernel_only("argmin")
 histogram = _kernel_only("histogram")
 gather = _kernel_only("gather")
+broadcast_to = _kernel_only("broadcast_to")
+broadcast = _kernel_only("broadcast")
+expand_dims = _kernel_only("expand_dims")
+reshape = _kernel_only("reshape")
+view = _kernel_only("view")
+trans = _kernel_only("trans")
+permute = _kernel_only("permute")
 
 
 class PropagateNan:

@@ -17,6 +17,7 @@
 #include "passes.h"
 #include "../ir/scalar.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -157,8 +158,35 @@ static ir_value group_leader(lowerer *lw, ir_op *pos)
 /* Replaces every use of op's result by v and drops op. */
 void ls_replace_op(lowerer *lw, ir_op *op, ir_value v)
 {
-    ir_replace_all_uses(lw->m, op->results[0], v);
+    ir_value old = op->results[0];
+    /* what replaces a semantic scalar is uniform (the SIMT contract) */
+    if (old < lw->nsemantic && lw->semantic[old].kind == TY_SCALAR && v >= lw->nsemantic)
+        ls_note_uniform(lw, v);
+    ir_replace_all_uses(lw->m, old, v);
     ir_op_erase(lw->m, op);
+}
+
+void ls_note_uniform(lowerer *lw, ir_value v)
+{
+    int32_t i = v - lw->nsemantic;
+    if (i >= lw->nuniform) {
+        int32_t cap = lw->nuniform ? lw->nuniform : 64;
+        while (cap <= i)
+            cap *= 2;
+        uint8_t *grown = realloc(lw->uniform, (size_t)cap);
+        if (!grown)
+            return; /* only a missed recomputation (lower_simt_shapes.c) */
+        memset(grown + lw->nuniform, 0, (size_t)(cap - lw->nuniform));
+        lw->uniform = grown;
+        lw->nuniform = cap;
+    }
+    lw->uniform[i] = 1;
+}
+
+bool ls_is_noted_uniform(const lowerer *lw, ir_value v)
+{
+    int32_t i = v - lw->nsemantic;
+    return i >= 0 && i < lw->nuniform && lw->uniform[i];
 }
 
 /* ---- step 1: what can be lowered, and T ------------------------------------ */
@@ -530,22 +558,15 @@ static ir_value shfl_up(lowerer *lw, ir_op *pos, ir_value p, int offset)
     return widen ? ls_cast(lw, pos, q, t) : q;
 }
 
-/* A scan or reduction being lowered: its combine region, cloned at every
- * combine point. */
-typedef struct combiner {
-    const ir_op *op;
-    int k;
-    ir_value *map; /* old value -> clone, for values before the pass */
-} combiner;
-
+/* What a value of the combine region stands for at the combine point. */
 static ir_value remap(const combiner *cb, const lowerer *lw, ir_value v)
 {
     return v >= 0 && v < lw->nsemantic && cb->map[v] != IR_NO_VALUE ? cb->map[v] : v;
 }
 
 /* out = combine(acc, x) (k values each), the region's ops cloned before pos. */
-static void combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
-                       ir_value *out)
+void ls_combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
+                   ir_value *out)
 {
     const ir_block *b = cb->op->regions[0];
     for (int32_t v = 0; v < lw->nsemantic; v++)
@@ -669,7 +690,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         for (int i = 0; i < k; i++)
             s[j * k + i] = ls_smem_load(lw, op, off_d[i], p, dt[i]);
         if (j)
-            combine_at(lw, op, &cb, &s[(j - 1) * k], &s[j * k], &s[j * k]);
+            ls_combine_at(lw, op, &cb, &s[(j - 1) * k], &s[j * k], &s[j * k]);
     }
 
     /* C. */
@@ -680,7 +701,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     for (int o = 1; o < SIMT_WARP; o *= 2) {
         for (int i = 0; i < k; i++)
             up[i] = shfl_up(lw, op, cur[i], o);
-        combine_at(lw, op, &cb, up, cur, comb);
+        ls_combine_at(lw, op, &cb, up, cur, comb);
         select_all(lw, op, k, ls_cmp(lw, op, "ge", lane, ls_i32_const(lw, op, o)), comb, cur);
     }
 
@@ -701,10 +722,10 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         for (int w = 1; w + 1 < W; w++) {
             for (int i = 0; i < k; i++)
                 next[i] = ls_smem_load(lw, op, off_s[i], ls_i32_const(lw, op, w), dt[i]);
-            combine_at(lw, op, &cb, run, next, run);
+            ls_combine_at(lw, op, &cb, run, next, run);
             select_all(lw, op, k, ls_cmp(lw, op, "eq", warp, ls_i32_const(lw, op, w + 1)), run, pref);
         }
-        combine_at(lw, op, &cb, pref, cur, comb);
+        ls_combine_at(lw, op, &cb, pref, cur, comb);
         select_all(lw, op, k, ls_cmp(lw, op, "ge", warp, ls_i32_const(lw, op, 1)), comb, incl);
     } else if (scan) {
         ls_barrier(lw, op); /* the loads of B before the stores of E */
@@ -718,8 +739,11 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         for (int i = 0; i < k; i++)
             ls_smem_store(lw, op, off_s[i], at, incl[i], holds);
         ls_barrier(lw, op);
-        for (int i = 0; i < k; i++)
-            ir_replace_all_uses(m, op->results[i], ls_smem_load(lw, op, off_s[i], at, dt[i]));
+        for (int i = 0; i < k; i++) {
+            ir_value total = ls_smem_load(lw, op, off_s[i], at, dt[i]);
+            ls_note_uniform(lw, total);
+            ir_replace_all_uses(m, op->results[i], total);
+        }
         ls_barrier(lw, op);
         ir_op_erase(m, op);
         return true;
@@ -735,7 +759,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     ir_value valid = n < T ? ls_cmp(lw, op, "lt", tid, ls_i32_const(lw, op, n)) : IR_NO_VALUE;
     for (int32_t j = 0; j < vc; j++) {
         ir_value *sj = &s[j * k];
-        combine_at(lw, op, &cb, ex, sj, comb);
+        ls_combine_at(lw, op, &cb, ex, sj, comb);
         select_all(lw, op, k, has_prev, comb, sj);
         ir_value p = j ? ls_binary(lw, op, IR_ADD, base, ls_i32_const(lw, op, j)) : base;
         for (int i = 0; i < k; i++)
@@ -930,8 +954,11 @@ static bool lower_op(lowerer *lw, ir_op *op)
     case IR_BROADCAST:
     case IR_RESHAPE:
     case IR_TRANS: return ls_lower_shape_op(lw, op);
-    case IR_SCAN:
-    case IR_REDUCE_FN: return lower_combine(lw, op);
+    case IR_SCAN: return lower_combine(lw, op);
+    case IR_REDUCE_FN:
+        if (ir_attr_get(op, "axis"))
+            return ls_lower_reduce_fn_axis(lw, op);
+        return lower_combine(lw, op);
     case IR_GATHER: return lower_gather(lw, op);
     case IR_HISTOGRAM: return lower_histogram(lw, op);
     /* Retyped already; they mean the same slot by slot. */
@@ -1040,7 +1067,9 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     lw.semantic = before->types;
     lw.contig = before->contig;
     retype_block(&lw, body);
-    if (!lower_block(&lw, body))
+    bool lowered = lower_block(&lw, body);
+    free(lw.uniform);
+    if (!lowered)
         return false;
     ls_erase_reshapes(&lw, body);
     ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);

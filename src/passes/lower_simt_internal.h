@@ -30,6 +30,9 @@ typedef struct lowerer {
     int32_t nsemantic;     /* values that existed before the pass */
     contiguity contig;
     ir_value thread_id;    /* simt.thread_id at the top of the body, or IR_NO_VALUE */
+    uint8_t *uniform;      /* per value from nsemantic on: a scalar that replaced a semantic
+                              scalar (uniform over the program); malloc'd */
+    int32_t nuniform;
 } lowerer;
 
 /* Shared memory a CTA may use (bytes). */
@@ -54,6 +57,10 @@ ir_value ls_thread_id(lowerer *lw);
 ir_value ls_group_lane(lowerer *lw, ir_op *pos);
 ir_value ls_owner_mask(lowerer *lw, ir_op *pos, int32_t n);
 void ls_replace_op(lowerer *lw, ir_op *op, ir_value v);
+/* Records that new value v is uniform (ls_replace_op does it for the
+ * values that replace semantic scalars); asks it. */
+void ls_note_uniform(lowerer *lw, ir_value v);
+bool ls_is_noted_uniform(const lowerer *lw, ir_value v);
 ir_value ls_shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset);
 void ls_barrier(lowerer *lw, ir_op *pos);
 void ls_need_smem(lowerer *lw, int32_t bytes);
@@ -65,11 +72,27 @@ ir_value ls_owner_vec(lowerer *lw, ir_op *pos, int32_t n);
 bool ls_whole_cta(lowerer *lw, ir_op *op);
 bool ls_smem_fits(lowerer *lw, ir_op *op, int32_t bytes);
 
+/* A scan or reduction being lowered: its combine region, cloned at every
+ * combine point. */
+typedef struct combiner {
+    const ir_op *op;
+    int k;
+    ir_value *map; /* old value -> clone, for values before the pass */
+} combiner;
+
+/* out = combine(acc, x) (k values each): the combine region's ops cloned
+ * before pos (lower_simt.c). */
+void ls_combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
+                   ir_value *out);
+
 /* lower_simt_shapes.c: sw.broadcast, sw.reshape and sw.trans (an index map
  * from result elements to operand elements, recomputed or through shared
  * memory) and sw.reduce {axis}. False after reporting. */
 bool ls_lower_shape_op(lowerer *lw, ir_op *op);
 bool ls_lower_reduce_axis(lowerer *lw, ir_op *op);
+/* sw.reduce_fn {axis}: each result element folded in order through shared
+ * memory. */
+bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op);
 /* Drops the sw.reshape ops ls_lower_shape_op kept (after the walk). */
 void ls_erase_reshapes(lowerer *lw, ir_block *b);
 

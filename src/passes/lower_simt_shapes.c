@@ -133,7 +133,7 @@ typedef struct remat {
  * and constants (never of simt.thread_id). */
 static bool uniform_scalar(const lowerer *lw, ir_value v, int depth)
 {
-    if (v < lw->nsemantic)
+    if (v < lw->nsemantic || ls_is_noted_uniform(lw, v))
         return true;
     const ir_op *d = lw->m->values[v].def;
     if (!d || depth > 8)
@@ -469,5 +469,108 @@ bool ls_lower_reduce_axis(lowerer *lw, ir_op *op)
     }
     (void)m;
     ls_replace_op(lw, op, res);
+    return true;
+}
+
+/* ---- sw.reduce_fn {axis} ----------------------------------------------------- */
+
+/* This thread's slot j of v (a vector of numbers) as a scalar. */
+static ir_value slot_scalar(lowerer *lw, ir_op *pos, ir_value v, int32_t j)
+{
+    ir_value one = vslots(lw, pos, v, &j, 1);
+    if (one == IR_NO_VALUE)
+        return one;
+    ir_value s = ls_emit(lw, pos, IR_SIMT_VREDUCE, &one, 1, ir_type_elem(ir_value_type(lw->m, one)));
+    ir_attr_set_str(lw->m, ls_def_of(lw, s), "kind", "max");
+    return s;
+}
+
+enum { MAX_FOLDED = 16 };
+
+/* The k operand tiles go to shared memory (owners store them at their
+ * element indices); after a barrier each thread, for each slot j of the
+ * result's layout, folds the K elements along the axis in order, an sw.for
+ * whose body is the combine function (scalars), and its owners store the
+ * total at the result index; after a barrier every thread loads its slots
+ * of each result; a barrier frees the memory. The order of combination is
+ * the reference executor's, so any associative function (commutative or
+ * not) gives its results. */
+bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    int k = op->noperands, axis = (int)ir_attr_get(op, "axis")->i;
+    if (!ls_whole_cta(lw, op))
+        return false;
+    if (k > MAX_FOLDED) {
+        sw_unreachable(lw->d, "lower-simt: a reduction of %d values", k);
+        return false;
+    }
+    ir_type xs = lw->semantic[op->operands[0]];
+    int32_t d[IR_MAX_RANK];
+    int rank = ir_tile_dims(xs, d);
+    int32_t L = xs.len, K = d[axis], inner = 1;
+    for (int i = axis + 1; i < rank; i++)
+        inner *= d[i];
+    int32_t Lr = L / K, Vr = ls_slots_of(lw, Lr);
+    ir_dtype dt[MAX_FOLDED];
+    int32_t off_d[MAX_FOLDED], off_r[MAX_FOLDED], bytes = 0;
+    for (int i = 0; i < k; i++) {
+        dt[i] = (ir_dtype)ir_value_type(m, op->operands[i]).dtype;
+        off_d[i] = bytes;
+        bytes = (bytes + L * ir_dtypes[dt[i]].bytes + 7) & ~7;
+    }
+    for (int i = 0; i < k; i++) {
+        off_r[i] = bytes;
+        bytes = (bytes + Lr * ir_dtypes[dt[i]].bytes + 7) & ~7;
+    }
+    if (!ls_smem_fits(lw, op, bytes))
+        return false;
+    combiner cb = {.op = op, .k = k, .map = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(lw->nsemantic + 1))};
+    if (!cb.map) {
+        diag_error(lw->d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    ir_value owners = ls_owner_vec(lw, op, L);
+    ir_value at = ls_tile_index(lw, op, L);
+    for (int i = 0; i < k; i++)
+        ls_smem_store(lw, op, off_d[i], at, op->operands[i], owners);
+    ls_barrier(lw, op);
+
+    int li = log2i(inner), lk = log2i(K);
+    ir_value ri = ls_tile_index(lw, op, Lr);
+    ir_value result_owner = ls_owner_mask(lw, op, Lr);
+    for (int32_t j = 0; j < Vr; j++) {
+        ir_value r = slot_scalar(lw, op, ri, j);
+        if (r == IR_NO_VALUE)
+            return false;
+        /* base = the result index with the axis's bits (zero) put back */
+        ir_value hi = ls_binary(lw, op, IR_SHL, ls_binary(lw, op, IR_SHR, r, ls_const_i32(lw, op, li)),
+                                ls_const_i32(lw, op, li + lk));
+        ir_value base = ls_binary(lw, op, IR_OR, hi, ls_binary(lw, op, IR_AND, r, ls_const_i32(lw, op, inner - 1)));
+        ir_value acc[MAX_FOLDED];
+        for (int i = 0; i < k; i++)
+            acc[i] = ls_smem_load(lw, op, off_d[i], base, dt[i]);
+        ir_builder b = irb_before(m, op);
+        ir_op *loop = irb_for(&b, ls_const_i32(lw, op, 1), ls_const_i32(lw, op, K), ls_const_i32(lw, op, 1),
+                              acc, k);
+        ir_block *body = loop->regions[0];
+        ir_builder in = irb_at_end(m, body, op->loc);
+        irb_yield(&in, &body->args[1], k);
+        ir_op *yield = body->last;
+        ir_value step = ls_binary(lw, yield, IR_SHL, body->args[0], ls_const_i32(lw, yield, li));
+        ir_value idx = ls_binary(lw, yield, IR_ADD, base, step);
+        ir_value x[MAX_FOLDED], out[MAX_FOLDED];
+        for (int i = 0; i < k; i++)
+            x[i] = ls_smem_load(lw, yield, off_d[i], idx, dt[i]);
+        ls_combine_at(lw, yield, &cb, &body->args[1], x, out);
+        ir_op_set_operands(m, yield, out, k);
+        for (int i = 0; i < k; i++)
+            ls_smem_store(lw, op, off_r[i], r, loop->results[i], result_owner);
+    }
+    ls_barrier(lw, op);
+    for (int i = 0; i < k; i++)
+        ir_replace_all_uses(m, op->results[i], ls_smem_load(lw, op, off_r[i], ri, dt[i]));
+    ls_barrier(lw, op);
+    ir_op_erase(m, op);
     return true;
 }

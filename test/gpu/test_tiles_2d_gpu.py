@@ -102,6 +102,17 @@ def test_gpu_three_dimensional_tiles(rng, shape):
     same(cpu, gpu)
 
 
+@pytest.mark.parametrize("m,n", [(4, 8), (16, 64), (64, 2), (1, 128)])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_gpu_argmax_and_reduce_along_an_axis(rng, m, n, axis):
+    k = n if axis == 0 else m
+    arrays = {"x_ptr": rng.integers(-3, 4, (m, n)).astype(np.int32), "flat_ptr": np.zeros(1, np.int32)}
+    arrays.update({name: np.zeros(k, np.int32) for name in ("amax_ptr", "amin_ptr", "last_ptr", "mx_ptr",
+                                                             "cnt_ptr")})
+    cpu, gpu = run_both(t2.reduce_fn_2d, arrays, {}, {"M": m, "N": n, "AXIS": axis}, (1,))
+    same(cpu, gpu)
+
+
 @pytest.mark.parametrize("m,n", [(4, 8), (32, 32), (2, 64)])
 def test_gpu_shape_builtins(m, n):
     arrays = {"x_ptr": np.arange(m * n, dtype=np.int32) * 3 - 7, "t_ptr": np.zeros((n, m), np.int32),
@@ -123,3 +134,13 @@ def test_gpu_pointer_tile_of_loaded_rows(rng, r, d):
               "idx_ptr": rng.integers(0, 50, r).astype(np.int32), "out_ptr": np.zeros((r, d), np.float32)}
     cpu, gpu = run_both(t2.gather_rows, arrays, {}, {"D": d, "R": r}, (1,))
     same(cpu, gpu)
+
+
+@pytest.mark.parametrize("M,N,K", [(33, 20, 19), (128, 96, 64)])
+def test_gpu_tutorial_matmul_with_a_broadcast_product(rng, M, N, K):
+    args = t2.matmul_args(rng, M, N, K)
+    arrays = {k: v for k, v in args.items() if isinstance(v, np.ndarray)}
+    scalars = {k: v for k, v in args.items() if not isinstance(v, np.ndarray)}
+    grid = (-(-M // 16) * -(-N // 16),)
+    cpu, gpu = run_both(t2.matmul_kernel, arrays, scalars, t2.MATMUL_BLOCKS, grid)
+    same(cpu, gpu, rtol=1e-2, atol=1e-2)

@@ -255,6 +255,111 @@ def test_three_dimensional_tiles(executor, shape):
     np.testing.assert_array_equal(o2, x.sum(2))
 
 
+@sw.jit
+def pick_later(a, b):
+    """Non-commutative: the right operand unless it is zero."""
+    return sl.where(b != 0, b, a)
+
+
+@sw.jit
+def max_and_count(a_max, a_n, b_max, b_n):
+    return sl.maximum(a_max, b_max), a_n + b_n
+
+
+@sw.jit
+def reduce_fn_2d(x_ptr, amax_ptr, amin_ptr, last_ptr, mx_ptr, cnt_ptr, flat_ptr, M: sl.constexpr,
+                 N: sl.constexpr, AXIS: sl.constexpr):
+    offs = sl.arange(0, M)[:, None] * N + sl.arange(0, N)[None, :]
+    x = sl.load(x_ptr + offs)
+    am = sl.argmax(x, axis=AXIS, keep_dims=True)
+    sl.static_assert(am.shape == ((1, N) if AXIS == 0 else (M, 1)))
+    out = sl.arange(0, N if AXIS == 0 else M)
+    sl.store(amax_ptr + out, sl.reshape(am, out.shape))
+    sl.store(amin_ptr + out, x.argmin(AXIS, tie_break_left=False))
+    sl.store(last_ptr + out, sl.reduce(x, AXIS, pick_later))
+    mx, cnt = sl.reduce((x, (x > 0).to(sl.int32)), AXIS, max_and_count)
+    sl.store(mx_ptr + out, mx)
+    sl.store(cnt_ptr + out, cnt)
+    sl.store(flat_ptr, sl.argmax(x, axis=None))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("m,n", [(4, 8), (16, 64), (64, 2), (1, 128), (128, 1)])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_argmax_argmin_and_reduce_along_an_axis(executor, m, n, axis):
+    rng = np.random.default_rng(m * n + axis)
+    x = rng.integers(-3, 4, (m, n)).astype(np.int32)  # ties and zeros
+    k = n if axis == 0 else m
+    outs = {name: np.zeros(k, np.int32) for name in ("amax_ptr", "amin_ptr", "last_ptr", "mx_ptr", "cnt_ptr")}
+    flat = np.zeros(1, np.int32)
+    run(reduce_fn_2d, executor, dict(x_ptr=x, flat_ptr=flat, **outs), dict(M=m, N=n, AXIS=axis))
+    np.testing.assert_array_equal(outs["amax_ptr"], x.argmax(axis))
+    last_min = x.shape[axis] - 1 - np.flip(x, axis).argmin(axis)
+    np.testing.assert_array_equal(outs["amin_ptr"], last_min)
+    lines = x.T if axis == 0 else x
+    expected_last = [next((v for v in reversed(line) if v != 0), line[0]) for line in lines]
+    np.testing.assert_array_equal(outs["last_ptr"], expected_last)
+    np.testing.assert_array_equal(outs["mx_ptr"], x.max(axis))
+    np.testing.assert_array_equal(outs["cnt_ptr"], (x > 0).sum(axis))
+    assert flat[0] == x.argmax()
+
+
+# ---- Triton's tutorial 03 (matrix multiplication), with a broadcast product for tl.dot -----
+
+@sw.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                  stride_cm, stride_cn, BLOCK_SIZE_M: sl.constexpr, BLOCK_SIZE_N: sl.constexpr,
+                  BLOCK_SIZE_K: sl.constexpr, GROUP_SIZE_M: sl.constexpr):
+    pid = sl.program_id(axis=0)
+    num_pid_m = sl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = sl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + sl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + sl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = sl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = sl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=sl.float32)
+    for k in range(0, sl.cdiv(K, BLOCK_SIZE_K)):
+        a = sl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = sl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        accumulator += sl.sum(a[:, :, None] * b[None, :, :], axis=1)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    c = accumulator.to(sl.float16)
+    offs_cm = pid_m * BLOCK_SIZE_M + sl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + sl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    sl.store(c_ptrs, c, mask=c_mask)
+
+
+def matmul_args(rng, M, N, K):
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    c = np.zeros((M, N), np.float16)
+    return dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=K, stride_ak=1, stride_bk=N,
+                stride_bn=1, stride_cm=N, stride_cn=1)
+
+
+MATMUL_BLOCKS = dict(BLOCK_SIZE_M=16, BLOCK_SIZE_N=16, BLOCK_SIZE_K=8, GROUP_SIZE_M=2)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("M,N,K", [(33, 20, 19), (16, 48, 8)])
+def test_tutorial_matmul_with_a_broadcast_product(executor, M, N, K):
+    args = matmul_args(np.random.default_rng(M + N + K), M, N, K)
+    grid = (-(-M // 16) * -(-N // 16),)
+    run(matmul_kernel, executor, args, MATMUL_BLOCKS, grid=grid)
+    expected = args["a_ptr"].astype(np.float32) @ args["b_ptr"].astype(np.float32)
+    np.testing.assert_allclose(args["c_ptr"].astype(np.float32), expected, rtol=2e-2, atol=2e-2)
+
+
 # ---- shape built-ins ---------------------------------------------------------------------
 
 @sw.jit
@@ -346,6 +451,11 @@ PTX_CASES = [
     (outer_ops, {"a_ptr": "*f32", "b_ptr": "*f32", "out_ptr": "*f32"}, {"M": 64, "N": 64}),
     (atomic_2d, {"bins_ptr": "*i32"}, {"M": 8, "N": 16}),
     (gather_rows, {"table_ptr": "*f32", "idx_ptr": "*i32", "out_ptr": "*f32"}, {"D": 16, "R": 64}),
+    (matmul_kernel, {"a_ptr": "*f16", "b_ptr": "*f16", "c_ptr": "*f16", "M": "i32", "N": "i32",
+                     "K": "i32", "stride_am": "i32", "stride_ak": "i32", "stride_bk": "i32",
+                     "stride_bn": "i32", "stride_cm": "i32", "stride_cn": "i32"}, MATMUL_BLOCKS),
+    (reduce_fn_2d, {"x_ptr": "*f32", "amax_ptr": "*i32", "amin_ptr": "*i32", "last_ptr": "*f32",
+                    "mx_ptr": "*f32", "cnt_ptr": "*i32", "flat_ptr": "*i32"}, {"M": 16, "N": 64, "AXIS": 1}),
 ]
 
 
@@ -423,6 +533,12 @@ def err_reshape(x_ptr):
 
 
 @sw.jit
+def err_argmax_axis(x_ptr):
+    a = sl.zeros((4, 8), sl.float32)
+    sl.store(x_ptr, sl.sum(sl.argmax(a, axis=-3)))  # error at col 46: axis -3, out of range
+
+
+@sw.jit
 def err_scan_2d(x_ptr):
     a = sl.zeros((4, 8), sl.float32)
     b = sl.cumsum(a, axis=1)  # error at col 19: 1-D
@@ -430,6 +546,7 @@ def err_scan_2d(x_ptr):
 
 
 @pytest.mark.parametrize("kernel", [err_mismatch, err_rank, err_non_pow2, err_axis, err_index,
-                                    err_too_many_slices, err_store_shape, err_reshape, err_scan_2d])
+                                    err_too_many_slices, err_store_shape, err_reshape, err_scan_2d,
+                                    err_argmax_axis])
 def test_malformed_shapes_are_compile_errors_at_the_culprit(kernel):
     expect_compile_error_at_marker(kernel, HERE, {"x_ptr": "*f32"})

@@ -76,3 +76,16 @@ func.func @scan_2d(%x: f32) {
   }) : (tensor<4x2xf32>) -> tensor<4x2xf32>
   "func.return"() : () -> ()
 }
+
+// -----
+
+// CHECK: error: 'sw.reduce_fn' result #0 type f32 must be tensor<4xf32>
+func.func @reduce_fn_axis(%x: f32) {
+  %t = "sw.splat"(%x) : (f32) -> tensor<4x2xf32>
+  %s = "sw.reduce_fn"(%t) ({
+  ^bb0(%a: f32, %b: f32):
+    %c = "sw.add"(%a, %b) : (f32, f32) -> f32
+    "sw.yield"(%c) : (f32) -> ()
+  }) {axis = 1 : i32} : (tensor<4x2xf32>) -> f32
+  "func.return"() : () -> ()
+}
