@@ -1069,6 +1069,7 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     retype_block(&lw, body);
     bool lowered = lower_block(&lw, body);
     free(lw.uniform);
+    free(lw.backs);
     if (!lowered)
         return false;
     ls_erase_reshapes(&lw, body);

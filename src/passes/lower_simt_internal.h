@@ -33,7 +33,19 @@ typedef struct lowerer {
     uint8_t *uniform;      /* per value from nsemantic on: a scalar that replaced a semantic
                               scalar (uniform over the program); malloc'd */
     int32_t nuniform;
+    struct reduced_back *backs; /* axis reductions also given in their input's layout (malloc'd) */
+    int32_t nbacks, capbacks;
 } lowerer;
+
+/* An sw.reduce {axis} whose result is broadcast back to its input's shape
+ * (x - sl.max(x, axis=1, keep_dims=True)): `back` holds each element's
+ * total in the input's layout, so that broadcast needs no shared memory. */
+typedef struct reduced_back {
+    ir_value result;  /* what replaced the reduction's result */
+    ir_value back;    /* vector in the input's layout */
+    ir_type input;    /* the input's semantic type */
+    int axis;
+} reduced_back;
 
 /* Shared memory a CTA may use (bytes). */
 enum { SIMT_SMEM_LIMIT = 48 * 1024 };

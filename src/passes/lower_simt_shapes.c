@@ -317,10 +317,17 @@ void ls_erase_reshapes(lowerer *lw, ir_block *b)
     }
 }
 
+static ir_value back_for(const lowerer *lw, const ir_op *op);
+
 bool ls_lower_shape_op(lowerer *lw, ir_op *op)
 {
     if (op->kind == IR_RESHAPE)
         return true;
+    ir_value back = op->kind == IR_BROADCAST ? back_for(lw, op) : IR_NO_VALUE;
+    if (back != IR_NO_VALUE) {
+        ls_replace_op(lw, op, back);
+        return true;
+    }
     ir_value idx = source_index(lw, op);
     ir_value v = value_at(lw, op, op->operands[0], ls_tile_len(lw, op->operands[0]), idx);
     if (v == IR_NO_VALUE)
@@ -348,6 +355,86 @@ static int64_t slot_axis_mask(const axis_bits *a)
     int64_t low = am & (((int64_t)1 << a->lc) - 1);
     int64_t high = (am >> (a->lc + a->lP)) << a->lc;
     return low | high;
+}
+
+/* The accumulator's value as the element type (an i1 sum keeps bit 0). */
+static ir_value finish(lowerer *lw, ir_op *pos, ir_value v, ir_dtype dt, ir_dtype acc, ir_op_kind combine)
+{
+    if (v == IR_NO_VALUE || acc == dt)
+        return v;
+    int32_t n = ir_value_type(lw->m, v).len;
+    if (dt == DT_I1 && combine == IR_ADD)
+        v = ls_binary(lw, pos, IR_AND, v, vconst(lw, pos, n, 1));
+    return ls_cast(lw, pos, v, ir_type_vec(dt, n));
+}
+
+/* Whether the reduction's result is broadcast back to its input's dims
+ * (through the sw.reshape that puts a 1 at the axis): the pattern
+ * `x - sl.max(x, axis=1)[:, None]` and keep_dims=True. */
+static bool is_back(const lowerer *lw, const ir_op *reshape, const ir_op *bcast, ir_type in, int axis)
+{
+    int32_t d[IR_MAX_RANK], rd[IR_MAX_RANK], bd[IR_MAX_RANK];
+    int rank = ir_tile_dims(in, d);
+    if (!reshape || reshape->kind != IR_RESHAPE || !bcast || bcast->kind != IR_BROADCAST ||
+        reshape->results[0] >= lw->nsemantic || bcast->results[0] >= lw->nsemantic ||
+        ir_tile_dims(lw->semantic[reshape->results[0]], rd) != rank ||
+        ir_tile_dims(lw->semantic[bcast->results[0]], bd) != rank)
+        return false;
+    for (int i = 0; i < rank; i++)
+        if (rd[i] != (i == axis ? 1 : d[i]) || bd[i] != d[i])
+            return false;
+    return true;
+}
+
+/* How the reduction's result is used: BACK_NONE, BACK_SOME (some uses are
+ * broadcasts back) or BACK_ONLY (every use is, through its reshapes). */
+enum { BACK_NONE, BACK_SOME, BACK_ONLY };
+
+static int broadcast_back(const lowerer *lw, const ir_op *op)
+{
+    ir_type in = lw->semantic[op->operands[0]];
+    int axis = (int)ir_attr_get(op, "axis")->i;
+    bool some = false, all = true;
+    for (ir_use *u = ir_value_uses(lw->m, op->results[0]); u; u = u->next) {
+        ir_use *v = u->user->nresults == 1 ? ir_value_uses(lw->m, u->user->results[0]) : NULL;
+        all &= v != NULL;
+        for (; v; v = v->next) {
+            bool b = is_back(lw, u->user, v->user, in, axis);
+            some |= b;
+            all &= b;
+        }
+    }
+    return !some ? BACK_NONE : all ? BACK_ONLY : BACK_SOME;
+}
+
+static bool note_back(lowerer *lw, ir_value result, ir_value back, ir_type in, int axis)
+{
+    if (lw->nbacks == lw->capbacks) {
+        int32_t cap = lw->capbacks ? 2 * lw->capbacks : 8;
+        reduced_back *grown = realloc(lw->backs, sizeof *grown * (size_t)cap);
+        if (!grown) {
+            diag_error(lw->d, DIAG_NOMEM, "out of memory");
+            return false;
+        }
+        lw->backs = grown;
+        lw->capbacks = cap;
+    }
+    lw->backs[lw->nbacks++] = (reduced_back){result, back, in, axis};
+    return true;
+}
+
+/* The in-layout totals of a reduction broadcast back by op, or IR_NO_VALUE. */
+static ir_value back_for(const lowerer *lw, const ir_op *op)
+{
+    const ir_op *reshape = lw->m->values[op->operands[0]].def;
+    if (!reshape || reshape->kind != IR_RESHAPE)
+        return IR_NO_VALUE;
+    for (int32_t i = 0; i < lw->nbacks; i++) {
+        const reduced_back *b = &lw->backs[i];
+        if (b->result == reshape->operands[0] && is_back(lw, reshape, op, b->input, b->axis))
+            return b->back;
+    }
+    return IR_NO_VALUE;
 }
 
 bool ls_lower_reduce_axis(lowerer *lw, ir_op *op)
@@ -432,6 +519,21 @@ bool ls_lower_reduce_axis(lowerer *lw, ir_op *op)
         free(group);
         return false;
     }
+    int uses = broadcast_back(lw, op);
+    bool back = uses != BACK_NONE;
+    if (uses == BACK_ONLY && W == 1) {
+        /* Used only broadcast back, with every row in one warp: the totals
+         * are in registers already, and the result in its own layout is
+         * never read (a constant stands for it until the reshapes go). */
+        for (int32_t j = 0; j < V; j++)
+            count[j] = group[j & ~jm];
+        ir_value totals = finish(lw, op, vslots(lw, op, p, count, V), dt, acc, combine);
+        free(group);
+        ir_builder b = irb_before(m, op);
+        ir_value unread = irb_const(&b, ir_type_vec(dt, ls_slots_of(lw, Lr)), (ir_scalar){0});
+        ls_replace_op(lw, op, unread);
+        return totals != IR_NO_VALUE && note_back(lw, unread, totals, xs, axis);
+    }
     ir_value tid = ls_thread_id(lw);
     ir_value store_mask = ls_owner_mask(lw, op, L);
     if (lane_end > b0) {
@@ -441,12 +543,14 @@ bool ls_lower_reduce_axis(lowerer *lw, ir_op *op)
         store_mask = store_mask == IR_NO_VALUE ? first : ls_binary(lw, op, IR_AND, store_mask, first);
     }
     ir_value e = vslots(lw, op, ls_tile_index(lw, op, L), firsts, ng);
-    free(group);
-    if (e == IR_NO_VALUE)
+    if (e == IR_NO_VALUE) {
+        free(group);
         return false;
+    }
     ir_value r = shift(lw, op, IR_SHL, shift(lw, op, IR_SHR, e, a.hi), a.lo);
     if (a.lo > 0)
         r = ls_binary(lw, op, IR_OR, r, mask_bits(lw, op, e, ((int64_t)1 << a.lo) - 1));
+    ir_value r_groups = r;
     if (W > 1) {
         ir_value w = ls_binary(lw, op, IR_AND, ls_binary(lw, op, IR_SHR, tid, ls_const_i32(lw, op, wb0)),
                                ls_const_i32(lw, op, W - 1));
@@ -461,14 +565,26 @@ bool ls_lower_reduce_axis(lowerer *lw, ir_op *op)
         ir_value part = ls_smem_load(lw, op, 0, at, acc);
         res = w ? ls_binary(lw, op, combine, res, part) : part;
     }
-    ls_barrier(lw, op);
-    if (acc != dt) {
-        if (dt == DT_I1 && combine == IR_ADD)
-            res = ls_binary(lw, op, IR_AND, res, vconst(lw, op, Vr, 1));
-        res = ls_cast(lw, op, res, ir_type_vec(dt, Vr));
+    /* Each group's total in this thread's own slots of x, for a broadcast
+     * back (the warp parts of its rows are in shared memory already). */
+    ir_value totals = p;
+    for (int32_t w = 0; back && W > 1 && w < W; w++) {
+        ir_value at = ls_binary(lw, op, IR_OR, shift(lw, op, IR_SHL, r_groups, nwb), vconst(lw, op, ng, w));
+        ir_value part = ls_smem_load(lw, op, 0, at, acc);
+        totals = w ? ls_binary(lw, op, combine, totals, part) : part;
     }
-    (void)m;
+    ls_barrier(lw, op);
+    res = finish(lw, op, res, dt, acc, combine);
+    if (back) {
+        for (int32_t j = 0; j < V; j++)
+            count[j] = group[j & ~jm];
+        totals = finish(lw, op, vslots(lw, op, totals, count, V), dt, acc, combine);
+    }
+    free(group);
     ls_replace_op(lw, op, res);
+    if (back && !note_back(lw, res, totals, xs, axis))
+        return false;
+    (void)m;
     return true;
 }
 

@@ -144,3 +144,11 @@ def test_gpu_tutorial_matmul_with_a_broadcast_product(rng, M, N, K):
     grid = (-(-M // 16) * -(-N // 16),)
     cpu, gpu = run_both(t2.matmul_kernel, arrays, scalars, t2.MATMUL_BLOCKS, grid)
     same(cpu, gpu, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("bm,bn", [(16, 32), (4, 256), (2, 1024), (64, 8), (1, 128)])
+def test_gpu_masked_row_softmax(rng, bm, bn):
+    M, N = 2 * bm + 1, bn - 3
+    arrays = {"x_ptr": rng.standard_normal((M, N)).astype(np.float32), "y_ptr": np.zeros((M, N), np.float32)}
+    cpu, gpu = run_both(t2.softmax_rows, arrays, {"M": M, "N": N}, {"BM": bm, "BN": bn}, (3,))
+    same(cpu, gpu, rtol=1e-5, atol=1e-6)

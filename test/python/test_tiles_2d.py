@@ -206,6 +206,39 @@ def test_row_softmax_with_keep_dims(executor, m, n):
 
 
 @sw.jit
+def softmax_rows(x_ptr, y_ptr, M, N, BM: sl.constexpr, BN: sl.constexpr):
+    rows = sl.program_id(0) * BM + sl.arange(0, BM)
+    cols = sl.arange(0, BN)
+    mask = (rows[:, None] < M) & (cols[None, :] < N)
+    offs = rows[:, None] * N + cols[None, :]
+    x = sl.load(x_ptr + offs, mask=mask, other=-float("inf"))
+    e = sl.exp(x - sl.max(x, axis=1)[:, None])
+    sl.store(y_ptr + offs, e / sl.sum(e, axis=1, keep_dims=True), mask=mask)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("bm,bn", [(16, 32), (4, 256), (2, 1024), (64, 8), (1, 128), (32, 64)])
+def test_masked_row_softmax(executor, bm, bn):
+    rng = np.random.default_rng(bm + bn)
+    M, N = 2 * bm + 1, bn - 3
+    x = rng.standard_normal((M, N)).astype(np.float32)
+    y = np.zeros_like(x)
+    run(softmax_rows, executor, dict(x_ptr=x, y_ptr=y, M=M, N=N), dict(BM=bm, BN=bn), grid=(3,))
+    e = np.exp(x.astype(np.float64) - x.max(1, keepdims=True))
+    np.testing.assert_allclose(y, e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+def test_a_softmax_whose_rows_lie_in_a_warp_needs_no_shared_memory():
+    signature = {"x_ptr": "*f32", "y_ptr": "*f32", "M": "i32", "N": "i32"}
+    text = simt_text(softmax_rows, signature, {"BM": 16, "BN": 32})
+    assert '"simt.smem_store"' not in text and '"simt.barrier"' not in text, text
+    assert text.count('"simt.shfl_xor"') == 6, text  # lanes 1, 2, 4 for each of the two reductions
+    # rows spread over warps: one store of the warps' parts each, read back in place
+    text = simt_text(softmax_rows, signature, {"BM": 2, "BN": 1024})
+    assert text.count('"simt.smem_store"') == 2, text
+
+
+@sw.jit
 def reduce_small_dtypes(x_ptr, rows_ptr, cols_ptr, M: sl.constexpr, N: sl.constexpr):
     offs = sl.arange(0, M)[:, None] * N + sl.arange(0, N)[None, :]
     x = sl.load(x_ptr + offs)
@@ -442,6 +475,8 @@ PTX_CASES = [
     (reduce_2d, {"x_ptr": "*i32", "rows_ptr": "*i32", "cols_ptr": "*i32", "all_ptr": "*i32",
                  "M": "i32", "N": "i32"}, {"BM": 8, "BN": 32, "KIND": 1}),
     (reduce_keep_dims, {"x_ptr": "*f32", "out_ptr": "*f32"}, {"M": 16, "N": 256}),
+    (softmax_rows, {"x_ptr": "*f32", "y_ptr": "*f32", "M": "i32", "N": "i32"}, {"BM": 16, "BN": 32}),
+    (softmax_rows, {"x_ptr": "*f16", "y_ptr": "*f16", "M": "i32", "N": "i32"}, {"BM": 2, "BN": 1024}),
     (reduce_small_dtypes, {"x_ptr": "*f16", "rows_ptr": "*f16", "cols_ptr": "*f16"}, {"M": 16, "N": 64}),
     (reduce_small_dtypes, {"x_ptr": "*i64", "rows_ptr": "*i64", "cols_ptr": "*i64"}, {"M": 16, "N": 64}),
     (reduce_3d, {"x_ptr": "*i32", "out0_ptr": "*i32", "out1_ptr": "*i32", "out2_ptr": "*i32"},
