@@ -186,9 +186,10 @@ static ir_value expand_at(irgen *g, src_loc loc, ir_value v, int axis)
     return ig_reshape(g, loc, v, rank + 1, d);
 }
 
-/* A value that may get dims: a tile or a scalar number (not a pointer
- * scalar, a view or a segment value). */
-static bool want_shapeable(irgen *g, src_loc loc, gval x, const char *who, ir_value *out)
+/* A value that may get dims: a tile or a scalar number, or (ptr_ok) a
+ * pointer scalar, which sl.broadcast_to and sl.expand_dims splat to a
+ * pointer tile (not a view or a segment value). */
+static bool want_shapeable(irgen *g, src_loc loc, gval x, const char *who, bool ptr_ok, ir_value *out)
 {
     char buf[64];
     if (x.kind == GV_ERROR)
@@ -204,7 +205,7 @@ static bool want_shapeable(irgen *g, src_loc loc, gval x, const char *who, ir_va
     if (*out == IR_NO_VALUE)
         return false;
     ir_type t = ir_value_type(g->m, *out);
-    if (t.kind == TY_TILE || t.kind == TY_SCALAR || (t.kind == TY_PTR && strcmp(who, "a subscript")))
+    if (t.kind == TY_TILE || t.kind == TY_SCALAR || (t.kind == TY_PTR && ptr_ok))
         return true;
     ig_error(g, loc, "%s needs a tile, not a %s", who, ig_type_name(t, buf));
     return false;
@@ -214,7 +215,7 @@ gval ig_subscript(irgen *g, const ast_expr *e)
 {
     gval x = ig_expr(g, e->lhs);
     ir_value v;
-    if (!want_shapeable(g, e->lhs->loc, x, "a subscript", &v))
+    if (!want_shapeable(g, e->lhs->loc, x, "a subscript", false, &v))
         return (gval){0};
     ir_type t = ir_value_type(g->m, v);
     int rank = t.kind == TY_TILE ? ir_tile_dims(t, NULL) : 0;
@@ -490,7 +491,7 @@ static gval lower_permute(irgen *g, const ast_expr *call, const char *name, ir_v
 gval ig_transpose(irgen *g, src_loc loc, gval x)
 {
     ir_value v;
-    if (!want_shapeable(g, loc, x, "'.T'", &v))
+    if (!want_shapeable(g, loc, x, "'.T'", false, &v))
         return (gval){0};
     ir_type t = ir_value_type(g->m, v);
     int32_t d[IR_MAX_RANK], rd[IR_MAX_RANK];
@@ -520,8 +521,8 @@ gval ig_shape_builtin(irgen *g, const ast_expr *call, const char *name, const gv
         if (self || call->nargs != 2)
             return ig_error(g, call->loc, "sl.broadcast takes two values");
         ir_value a, b;
-        if (!want_shapeable(g, xloc, x, "sl.broadcast", &a) ||
-            !want_shapeable(g, call->args[1]->loc, ig_expr(g, call->args[1]), "sl.broadcast", &b) ||
+        if (!want_shapeable(g, xloc, x, "sl.broadcast", true, &a) ||
+            !want_shapeable(g, call->args[1]->loc, ig_expr(g, call->args[1]), "sl.broadcast", true, &b) ||
             !ig_broadcast_pair(g, call->loc, &a, &b, "sl.broadcast"))
             return (gval){0};
         gval *items = arena_alloc(g->ar, 2 * sizeof(gval));
@@ -531,11 +532,9 @@ gval ig_shape_builtin(irgen *g, const ast_expr *call, const char *name, const gv
     char who[32];
     snprintf(who, sizeof who, "sl.%s", name);
     ir_value v;
-    if (!want_shapeable(g, xloc, x, who, &v))
+    bool ptr_ok = !strcmp(name, "broadcast_to") || !strcmp(name, "expand_dims");
+    if (!want_shapeable(g, xloc, x, who, ptr_ok, &v))
         return (gval){0};
-    if (ir_type_is_ptrlike(ir_value_type(g->m, v)) && ir_value_type(g->m, v).kind != TY_TILE &&
-        strcmp(name, "broadcast_to") && strcmp(name, "expand_dims"))
-        return ig_error(g, xloc, "sl.%s needs a tile", name);
     if (!strcmp(name, "broadcast_to"))
         return lower_broadcast_to(g, call, v, first);
     if (!strcmp(name, "expand_dims"))

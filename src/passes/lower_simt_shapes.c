@@ -273,6 +273,39 @@ static ir_value recompute(remat *rm, ir_value v)
     return r;
 }
 
+static ir_value value_at(lowerer *lw, ir_op *pos, ir_value x, int32_t len, ir_value idx);
+
+/* A pointer tile too large to recompute whole: its chain of sw.addptr,
+ * sw.splat, sw.select and sw.reshape is rebuilt, and each number operand
+ * on it read at idx by value_at (recomputed or through shared memory). */
+static ir_value pointer_at(lowerer *lw, ir_op *pos, ir_value x, int32_t len, ir_value idx)
+{
+    const ir_op *d = lw->m->values[x].def;
+    int32_t slots = ir_value_type(lw->m, idx).len;
+    ir_type rt = ir_type_like(ir_type_vec(DT_I32, slots), ir_type_elem(ir_value_type(lw->m, x)));
+    if (d && d->kind == IR_SPLAT)
+        return ls_splat(lw, pos, d->operands[0], slots);
+    if (d && d->kind == IR_RESHAPE)
+        return pointer_at(lw, pos, d->operands[0], len, idx);
+    if (d && (d->kind == IR_ADDPTR || d->kind == IR_SELECT)) {
+        ir_value ops[3];
+        for (int i = 0; i < d->noperands; i++) {
+            bool ptr = ir_type_is_ptrlike(ir_value_type(lw->m, d->operands[i]));
+            ops[i] = ptr ? pointer_at(lw, pos, d->operands[i], len, idx) : value_at(lw, pos, d->operands[i], len, idx);
+            if (ops[i] == IR_NO_VALUE)
+                return IR_NO_VALUE;
+        }
+        return ls_emit(lw, pos, d->kind, ops, d->noperands, rt);
+    }
+    if (ir_value_type(lw->m, x).kind != TY_VEC)
+        return ls_splat(lw, pos, x, slots);
+    diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, pos->loc,
+                  "lower-simt: '%s' of a tile of pointers that is not computed from offsets in this "
+                  "kernel (a loop-carried pointer tile): broadcast or transpose the offsets instead",
+                  ir_ops[pos->kind].name);
+    return IR_NO_VALUE;
+}
+
 /* The value of x (a tile of `len` elements) at the element indices idx. */
 static ir_value value_at(lowerer *lw, ir_op *pos, ir_value x, int32_t len, ir_value idx)
 {
@@ -294,13 +327,7 @@ static ir_value value_at(lowerer *lw, ir_op *pos, ir_value x, int32_t len, ir_va
     rm.n = 0;
     if (cheap || (ptr && !rm.failed && !rm.opaque_ptr))
         return recompute(&rm, x);
-    if (!ptr)
-        return smem_gather(&rm, x);
-    diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, pos->loc,
-                  "lower-simt: '%s' of a tile of pointers that is not computed from offsets in this "
-                  "kernel (a loop-carried or selected pointer tile): broadcast or transpose the "
-                  "offsets instead", ir_ops[pos->kind].name);
-    return IR_NO_VALUE;
+    return ptr ? pointer_at(lw, pos, x, len, idx) : smem_gather(&rm, x);
 }
 
 /* One layout for every shape of as many elements: a reshape is its

@@ -585,3 +585,47 @@ def err_scan_2d(x_ptr):
                                     err_argmax_axis])
 def test_malformed_shapes_are_compile_errors_at_the_culprit(kernel):
     expect_compile_error_at_marker(kernel, HERE, {"x_ptr": "*f32"})
+
+
+# ---- pointer tiles the SIMT lowering rebuilds ---------------------------------------------
+
+@sw.jit
+def big_pointer_tree(x_ptr, idx_ptr, out_ptr, R: sl.constexpr, D: sl.constexpr):
+    r = sl.arange(0, R)
+    off = sl.load(idx_ptr + r)
+    for i in sl.static_range(30):  # an offset expression too large to recompute whole
+        off = (off * 3 + i) % 7
+    rows = x_ptr + off * D + r % 2
+    cols = sl.arange(0, D)[None, :]
+    sl.store(out_ptr + r[:, None] * D + cols, sl.load(rows[:, None] + cols))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_large_pointer_tile_is_rebuilt_through_its_offsets(executor):
+    R, D = 16, 8
+    x = np.arange(64 * D, dtype=np.int32)
+    idx = np.arange(R, dtype=np.int32) * 5 % 11
+    out = np.zeros((R, D), np.int32)
+    run(big_pointer_tree, executor, dict(x_ptr=x, idx_ptr=idx, out_ptr=out), dict(R=R, D=D))
+    off = idx.astype(np.int64)
+    for i in range(30):
+        off = (off * 3 + i) % 7
+    start = off * D + np.arange(R) % 2
+    np.testing.assert_array_equal(out, x[start[:, None] + np.arange(D)[None, :]])
+
+
+@sw.jit
+def loop_carried_pointers(x_ptr, out_ptr, n, R: sl.constexpr, D: sl.constexpr):
+    p = x_ptr + sl.arange(0, R)
+    for i in range(n):
+        p += 1
+    cols = sl.arange(0, D)[None, :]
+    sl.store(out_ptr + sl.arange(0, R)[:, None] * D + cols, sl.load(p[:, None] + cols))
+
+
+def test_a_loop_carried_pointer_tile_broadcast_is_a_simt_compile_error():
+    signature = {"x_ptr": "*f32", "out_ptr": "*f32", "n": "i32"}
+    loop_carried_pointers.emit_mlir(signature=signature, constexprs={"R": 8, "D": 8})
+    with pytest.raises(sw.CompileError) as info:
+        loop_carried_pointers.emit_mlir(signature=signature, constexprs={"R": 8, "D": 8}, stage="simt")
+    assert "tile of pointers" in str(info.value) and "sw.broadcast" in str(info.value)
