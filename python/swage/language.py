@@ -26,6 +26,7 @@ __all__ = [
     "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
     "fmod", "copysign", "isnan", "isinf", "isfinite", "signbit", "finitef", "isfinited",
+    "broadcast_to", "broadcast", "expand_dims", "reshape", "view", "trans", "permute",
 ]
 
 
@@ -256,6 +257,13 @@ isfinite = _kernel_only("isfinite")
 signbit = _kernel_only("signbit")
 finitef = _kernel_only("finitef")
 isfinited = _kernel_only("isfinited")
+broadcast_to = _kernel_only("broadcast_to")
+broadcast = _kernel_only("broadcast")
+expand_dims = _kernel_only("expand_dims")
+reshape = _kernel_only("reshape")
+view = _kernel_only("view")
+trans = _kernel_only("trans")
+permute = _kernel_only("permute")
 
 
 class PropagateNan:

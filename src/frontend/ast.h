@@ -27,6 +27,9 @@ typedef enum ast_expr_kind {
     AST_BOOLOP,    /* lhs and/or rhs (left-assoc chain) */
     AST_IFEXP,     /* then if cond else otherwise */
     AST_TUPLE,     /* (a, b) or [a, b]: items */
+    AST_SUBSCRIPT, /* lhs[args...]: each item None, a bare ':' or '...' */
+    AST_SLICE,     /* a bare ':' (only as a subscript item) */
+    AST_ELLIPSIS,  /* '...' (only as a subscript item) */
 } ast_expr_kind;
 
 typedef enum ast_op {

@@ -125,6 +125,17 @@ static void dump_expr(strbuf *out, const ast_expr *e)
         dump_expr(out, e->rhs);
         sb_putc(out, ')');
         return;
+    case AST_SUBSCRIPT:
+        sb_puts(out, "(subscript ");
+        dump_expr(out, e->lhs);
+        for (int i = 0; i < e->nargs; i++) {
+            sb_putc(out, ' ');
+            dump_expr(out, e->args[i]);
+        }
+        sb_putc(out, ')');
+        return;
+    case AST_SLICE: sb_puts(out, ":"); return;
+    case AST_ELLIPSIS: sb_puts(out, "..."); return;
     case AST_TUPLE:
         sb_puts(out, "(tuple");
         for (int i = 0; i < e->nargs; i++) {

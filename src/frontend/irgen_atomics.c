@@ -73,10 +73,14 @@ static ir_value atomic_operand(irgen *g, const char *who, const char *param, con
                                 "the pointer by a tile first", param, who, ig_type_name(xt, b1));
             return IR_NO_VALUE;
         }
-        if (xt.kind == TY_TILE && xt.len != pt.len) {
-            ig_error(g, a->loc, "shape mismatch: '%s' of sl.%s is a %s and the pointer a %s", param, who,
-                     ig_type_name(xt, b1), ig_type_name(pt, b2));
-            return IR_NO_VALUE;
+        if (xt.kind == TY_TILE && !ir_type_eq(ir_type_like(xt, ir_type_elem(pt)), pt)) {
+            ir_type common;
+            if (!ig_common_shape(g, a->loc, xt, pt, &common, "atomic") || common.len != pt.len) {
+                if (!ig_failed(g))
+                    ig_error(g, a->loc, "shape mismatch: '%s' of sl.%s is a %s and the pointer a %s",
+                             param, who, ig_type_name(xt, b1), ig_type_name(pt, b2));
+                return IR_NO_VALUE;
+            }
         }
         if (xt.dtype != et.dtype)
             x = ig_cast(g, a->loc, x, et.dtype);

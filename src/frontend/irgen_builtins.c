@@ -202,13 +202,10 @@ bool ig_ptr_and_mask(irgen *g, const char *who, const ast_expr *pa, gval p, cons
                  ig_type_name(mt, buf));
         return false;
     }
-    ir_type pt = ir_value_type(g->m, *ptr);
-    *ptr = ig_broadcast(g, pa->loc, *ptr, mt);
-    if (*ptr == IR_NO_VALUE)
+    if (!ig_broadcast_pair(g, ma->loc, ptr, &mv, "mask"))
         return false;
-    mv = ig_broadcast(g, ma->loc, mv, pt);
     *mask = mv;
-    return mv != IR_NO_VALUE;
+    return true;
 }
 
 /* Evaluates pointer and mask and brings them to one shape; returns false
@@ -336,9 +333,14 @@ static gval lower_store(irgen *g, const ast_expr *call, const builtin *b, const 
             return ig_error(g, args[1]->loc, "cannot store a %s through a single pointer; "
                                              "offset the pointer by a tile first",
                             ig_type_name(vt, b1));
-        if (vt.kind == TY_TILE && vt.len != pt.len)
+        ir_type common;
+        if (vt.kind == TY_TILE && !ir_type_eq(ir_type_like(vt, ir_type_elem(pt)), pt) &&
+            (!ig_common_shape(g, args[1]->loc, vt, pt, &common, "sl.store") || common.len != pt.len)) {
+            if (ig_failed(g))
+                return (gval){0};
             return ig_error(g, args[1]->loc, "shape mismatch: storing a %s through a %s",
                             ig_type_name(vt, b1), ig_type_name(pt, b2));
+        }
         /* values of another dtype convert to the pointee's as .to() does (Triton's store) */
         if (vt.dtype != et.dtype)
             val = ig_cast(g, args[1]->loc, val, et.dtype);
@@ -379,8 +381,11 @@ static gval lower_where(irgen *g, const ast_expr *call, const builtin *b, const 
         return (gval){0};
     ir_type t = ir_value_type(g->m, xv);
     if (ct.kind == TY_TILE || ct.kind == TY_SEGVAL) {
-        xv = ig_broadcast(g, call->loc, xv, ct);
-        yv = ig_broadcast(g, call->loc, yv, ct);
+        ir_type common = ct;
+        if (ct.kind == TY_TILE && !ig_common_shape(g, call->loc, ct, t, &common, "sl.where"))
+            return (gval){0};
+        xv = ig_broadcast(g, call->loc, xv, common);
+        yv = ig_broadcast(g, call->loc, yv, common);
         if (xv == IR_NO_VALUE || yv == IR_NO_VALUE)
             return (gval){0};
         t = ir_value_type(g->m, xv);
@@ -451,13 +456,6 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     bool keep_dims;
     if (!want_bool(g, b, "keep_dims", args[2], false, &keep_dims))
         return (gval){0};
-    if (args[1]) {
-        int64_t axis;
-        if (!ig_const_int(g, args[1], ig_expr(g, args[1]), "the axis of a reduction", &axis))
-            return (gval){0};
-        if (axis != 0)
-            return ig_error(g, args[1]->loc, "tiles are one-dimensional: the axis must be 0");
-    }
     if (x.kind != GV_IR || (ig_type(g, x).kind != TY_TILE && ig_type(g, x).kind != TY_SEGVAL)) {
         if (x.kind == GV_IR && ig_type(g, x).kind == TY_SEGMENT)
             return ig_error(g, args[0]->loc, "sl.%s needs a tile or a segment value, not a segment "
@@ -470,6 +468,17 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     }
     ir_value v = x.v;
     ir_type t = ir_value_type(g->m, v);
+    int32_t dims[IR_MAX_RANK];
+    int rank = t.kind == TY_TILE ? ig_dims(t, dims) : 1, axis = -1;
+    /* axis=None (or absent) reduces every element; an axis of a 1-D tile
+     * too. Triton's axes: 0 .. rank-1, or negative from the end. */
+    if (args[1]) {
+        gval a = ig_expr(g, args[1]);
+        if (a.kind == GV_ERROR)
+            return a;
+        if (a.kind != GV_NONE && !ig_axis_arg(g, args[1], a, rank, &axis))
+            return (gval){0};
+    }
     if (t.ptr_elem)
         return ig_error(g, args[0]->loc, "sl.%s cannot reduce pointers", b->name);
     /* Triton's _pick_sum_dtype: integers narrower than 32 bits sum in
@@ -479,45 +488,38 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
         ir_dtypes[t.dtype].bits < 32)
         v = ig_cast(g, call->loc, v, ir_dtype_is_unsigned((ir_dtype)t.dtype) ? DT_U32 : DT_I32),
         t = ir_value_type(g->m, v);
-    ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, ir_type_elem(t));
-    if (r != IR_NO_VALUE)
+    bool along = axis >= 0 && rank >= 2;
+    ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, along ? ir_reduce_axis_type(t, axis) : ir_type_elem(t));
+    if (r != IR_NO_VALUE) {
         ir_attr_set_str(g->m, g->m->values[r].def, "kind", b->kind);
-    if (keep_dims && r != IR_NO_VALUE) /* a tile of one element, as Triton's keep_dims=True */
-        r = ig_emit1(g, IR_SPLAT, call->loc, &r, 1, ir_type_tile((ir_dtype)ir_value_type(g->m, r).dtype, 1));
+        if (along)
+            ir_attr_set_int(g->m, g->m->values[r].def, "axis", ir_type_scalar(DT_I32), axis);
+    }
+    if (keep_dims && r != IR_NO_VALUE) {
+        /* Triton's keep_dims=True: the reduced dims stay, as 1s (every dim
+         * of a whole-tile reduction). */
+        if (t.kind == TY_SEGVAL)
+            rank = 1;
+        for (int i = 0; i < rank; i++)
+            if (!along || i == axis)
+                dims[i] = 1;
+        r = ig_reshape(g, call->loc, r, rank, dims);
+    }
     return gv_ir(r);
 }
 
 /* ---- construction and conversion ---------------------------------------- */
 
-static bool want_shape(irgen *g, const ast_expr *a, int32_t *len)
-{
-    int64_t n;
-    gval v = ig_expr(g, a);
-    if (v.kind == GV_TUPLE) { /* (N,), [N], x.shape */
-        if (v.nitems != 1) {
-            ig_error(g, a->loc, "tiles are one-dimensional: the shape must have one entry, not %d",
-                     v.nitems);
-            return false;
-        }
-        v = v.items[0];
-        if (a->kind == AST_TUPLE)
-            a = a->args[0];
-    }
-    if (!ig_const_int(g, a, v, "a tile shape", &n) ||
-        !check_tile_len(g, a->loc, n, "a tile length"))
-        return false;
-    *len = (int32_t)n;
-    return true;
-}
-
 static gval make_full(irgen *g, const ast_expr *call, const ast_expr *shape_arg, gval value,
                       const ast_expr *value_arg, const ast_expr *dtype_arg)
 {
-    int32_t len;
+    int rank;
+    int32_t dims[IR_MAX_RANK];
     ir_dtype dt;
-    if (!want_shape(g, shape_arg, &len) || !want_dtype(g, dtype_arg, ig_expr(g, dtype_arg), &dt))
+    if (!ig_shape_arg(g, shape_arg, ig_expr(g, shape_arg), &rank, dims) ||
+        !want_dtype(g, dtype_arg, ig_expr(g, dtype_arg), &dt))
         return (gval){0};
-    ir_type t = ir_type_tile(dt, len);
+    ir_type t = ir_type_tile_shape(dt, false, rank, dims);
     if (value.kind == GV_CONST) {
         const_value c = value.c;
         if (c.kind == CONST_FLOAT && !ir_dtype_is_float(dt)) {
@@ -1066,7 +1068,8 @@ static const builtin *find_builtin(const char *name)
  * built-ins and the dtypes. */
 static const char *const language_names[] = {
     "int1", "bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-    "float16", "bfloat16", "float32", "float64", "constexpr",
+    "float16", "bfloat16", "float32", "float64", "constexpr", "broadcast_to", "broadcast",
+    "expand_dims", "reshape", "view", "trans", "permute",
 };
 
 const char *ig_closest_language_name(const char *name)
@@ -1090,7 +1093,7 @@ static gval unknown_language_name(irgen *g, src_loc loc, const char *name)
                             "docs/language.md and docs/segments.md)", name);
 }
 
-bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL; }
+bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL || ig_is_shape_builtin(name); }
 
 /* The names of triton.language.math that Swage has, all also sl.<name>. */
 static const char *const math_names[] = {
@@ -1154,6 +1157,8 @@ gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)
 
 gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
 {
+    if (ig_is_shape_builtin(name))
+        return ig_shape_builtin(g, call, name, NULL);
     const builtin *b = find_builtin(name);
     if (!b) {
         if (ir_dtype_from_name(name, strlen(name)) != DT_VOID)
@@ -1179,7 +1184,7 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
     if (!strcmp(name, "math"))
         return ig_error(g, e->loc, "sl.math is a namespace: call its functions, e.g. "
                                    "sl.math.exp2(x)");
-    if (find_builtin(name))
+    if (find_builtin(name) || ig_is_shape_builtin(name))
         return ig_error(g, e->loc, "sl.%s is a function: call it", name);
     return unknown_language_name(g, e->loc, name);
 }
@@ -1191,7 +1196,7 @@ static const char *const tensor_methods[] = {
     "sqrt", "sqrt_rn", "fdiv", "div_rn", "fma", "umulhi", "cdiv", "cast", "sum", "max", "min",
     "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
     "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
-    "atomic_xchg", "atomic_cas",
+    "atomic_xchg", "atomic_cas", "broadcast_to", "expand_dims", "reshape", "view", "trans", "permute",
 };
 
 static bool is_tensor_method(const char *name)
@@ -1221,6 +1226,8 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
             return (gval){0};
         return convert(g, call, "x.to", self, call->callee->lhs, args[0], args[1], args[2]);
     }
+    if (ig_is_shape_builtin(method) && strcmp(method, "broadcast"))
+        return ig_shape_builtin(g, call, method, &self);
     const builtin *b = find_builtin(method);
     if (b && is_tensor_method(method)) {
         /* Triton's member form: x.exp() is sl.exp(x), x.sum(axis=0) is

@@ -21,6 +21,12 @@ const char *ig_type_name(ir_type t, char buf[64])
         snprintf(buf, 64, "pointer to %s", ir_dtypes[t.dtype].py);
         return buf;
     }
+    if (t.kind == TY_TILE && t.rank >= 2) {
+        char shape[64];
+        snprintf(buf, 64, "tile of shape %s of %s%s", ig_shape_text(t, shape), t.ptr_elem ? "pointers to " : "",
+                 ir_dtypes[t.dtype].py);
+        return buf;
+    }
     if (t.kind == TY_TILE) {
         if (t.ptr_elem)
             snprintf(buf, 64, "tile of %d pointers to %s", (int)t.len, ir_dtypes[t.dtype].py);
@@ -229,36 +235,6 @@ static ir_value mix_error(irgen *g, src_loc loc)
     return IR_NO_VALUE;
 }
 
-ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of)
-{
-    ir_type t = ir_value_type(g->m, v);
-    if (shape_of.kind == TY_SEGVAL) {
-        if (t.kind == TY_TILE)
-            return mix_error(g, loc);
-        if (t.kind == TY_SEGVAL)
-            return v;
-        if (t.kind != TY_SCALAR) {
-            char b[64];
-            ig_error(g, loc, "a %s cannot be broadcast to a segment value", ig_type_name(t, b));
-            return IR_NO_VALUE;
-        }
-        return ig_emit1(g, IR_SPLAT, loc, &v, 1, ir_type_segval((ir_dtype)t.dtype));
-    }
-    if (shape_of.kind != TY_TILE)
-        return v;
-    if (t.kind == TY_SEGVAL)
-        return mix_error(g, loc);
-    if (t.kind == TY_TILE) {
-        if (t.len != shape_of.len) {
-            ig_error(g, loc, "shape mismatch: a tile of %d elements with a tile of %d elements",
-                     (int)t.len, (int)shape_of.len);
-            return IR_NO_VALUE;
-        }
-        return v;
-    }
-    return ig_emit1(g, IR_SPLAT, loc, &v, 1, ir_type_like(shape_of, t));
-}
-
 static int float_rank(ir_dtype dt)
 {
     switch (dt) {
@@ -354,25 +330,9 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
     ir_value x = ig_cast(g, loc, a.v, dt), y = ig_cast(g, loc, b.v, dt);
     if (x == IR_NO_VALUE || y == IR_NO_VALUE)
         return false;
-    /* a tile of one element (keep_dims=True) broadcasts, as in Triton */
-    if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len && (ta.len == 1 || tb.len == 1)) {
-        ir_value *one = ta.len == 1 ? &x : &y;
-        ir_type to = ir_type_tile(dt, ta.len == 1 ? tb.len : ta.len);
-        ir_value ops[2] = {*one, ig_materialize(g, loc, (const_value){.kind = CONST_INT, .i = 0},
-                                                 ir_type_tile(DT_I32, to.len))};
-        if (ops[1] == IR_NO_VALUE)
-            return false;
-        *one = ig_emit1(g, IR_GATHER, loc, ops, 2, to);
-        ta = tb = to;
-    }
-    if (ta.kind == TY_TILE && tb.kind == TY_TILE && ta.len != tb.len) {
-        ig_error(g, loc, "shape mismatch in '%s': %s and %s", what, ig_type_name(ta, b1),
-                 ig_type_name(tb, b2));
-        return false;
-    }
-    x = ig_broadcast(g, loc, x, tb);
-    y = ig_broadcast(g, loc, y, ta);
-    if (x == IR_NO_VALUE || y == IR_NO_VALUE)
+    /* Triton's broadcasting: scalars splat, tiles meet at the shape their
+     * dims broadcast to (a tile of one element goes anywhere) */
+    if (!ig_broadcast_pair(g, loc, &x, &y, what))
         return false;
     *ra = x;
     *rb = y;
@@ -581,13 +541,8 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
         return (gval){0};
     if (negate)
         o = ig_emit1(g, IR_NEG, e->loc, &o, 1, ir_value_type(g->m, o));
-    ir_type to = ir_value_type(g->m, o);
-    if (tp.kind == TY_TILE && to.kind == TY_TILE && tp.len != to.len)
-        return ig_error(g, e->loc, "shape mismatch: a tile of %d pointers offset by a tile of %d",
-                        (int)tp.len, (int)to.len);
-    ir_value pv = ig_broadcast(g, e->loc, p.v, to);
-    o = ig_broadcast(g, e->loc, o, tp);
-    if (pv == IR_NO_VALUE || o == IR_NO_VALUE)
+    ir_value pv = p.v;
+    if (!ig_broadcast_pair(g, e->loc, &pv, &o, "pointer +"))
         return (gval){0};
     ir_value ops[2] = {pv, o};
     return gv_ir(ig_emit1(g, IR_ADDPTR, e->loc, ops, 2, ir_value_type(g->m, pv)));
@@ -1035,9 +990,11 @@ static gval attribute(irgen *g, const ast_expr *e)
     bool element_ty = !strcmp(e->name, "element_ty") && e->lhs->kind == AST_ATTR &&
                       !strcmp(e->lhs->name, "dtype");
     const ast_expr *base = element_ty ? e->lhs->lhs : e->lhs;
+    if (!element_ty && !strcmp(e->name, "T"))
+        return ig_transpose(g, e->loc, ig_expr(g, base));
     if (!element_ty && strcmp(e->name, "dtype") && strcmp(e->name, "shape"))
-        return ig_error(g, e->loc, "attribute '.%s' is not supported here (values have .dtype and "
-                                   ".shape)", e->name);
+        return ig_error(g, e->loc, "attribute '.%s' is not supported here (values have .dtype, "
+                                   ".shape and .T)", e->name);
     gval v = ig_expr(g, base);
     if (v.kind == GV_ERROR)
         return v;
@@ -1066,9 +1023,12 @@ static gval attribute(irgen *g, const ast_expr *e)
     }
     if (t.kind != TY_TILE)
         return (gval){.kind = GV_TUPLE, .nitems = 0};
-    gval *len = arena_alloc(g->ar, sizeof(gval));
-    *len = gv_int(t.len);
-    return (gval){.kind = GV_TUPLE, .items = len, .nitems = 1};
+    int32_t dims[IR_MAX_RANK];
+    int rank = ig_dims(t, dims);
+    gval *items = arena_alloc(g->ar, sizeof(gval) * IR_MAX_RANK);
+    for (int i = 0; i < rank; i++)
+        items[i] = gv_int(dims[i]);
+    return (gval){.kind = GV_TUPLE, .items = items, .nitems = rank};
 }
 
 gval ig_expr(irgen *g, const ast_expr *e)
@@ -1117,6 +1077,11 @@ gval ig_expr(irgen *g, const ast_expr *e)
         return boolop(g, e, a, b);
     }
     case AST_IFEXP: return ifexp(g, e);
+    case AST_SUBSCRIPT: return ig_subscript(g, e);
+    case AST_SLICE:
+    case AST_ELLIPSIS:
+        return ig_error(g, e->loc, "'%s' can only be used in a subscript (x[:, None])",
+                        e->kind == AST_SLICE ? ":" : "...");
     case AST_TUPLE: {
         /* (a, b): returned from a @sw.jit function, unpacked, passed on. */
         gval *items = arena_alloc(g->ar, sizeof(gval) * (size_t)(e->nargs + 1));

@@ -239,9 +239,35 @@ ir_type ig_const_type(const_value c);
 ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like);
 /* Converts an IR value to element dtype dt (same shape); no-op when equal. */
 ir_value ig_cast(irgen *g, src_loc loc, ir_value v, ir_dtype dt);
-/* Broadcasts a scalar to a tile of len; no-op for tiles of that length;
- * reports a shape mismatch otherwise. */
+/* Broadcasts a scalar or a tile to shape_of's shape (Triton's rule: dims
+ * right-aligned, each equal or 1 in v); no-op when the shapes are equal;
+ * reports a shape mismatch otherwise (irgen_shapes.c). */
 ir_value ig_broadcast(irgen *g, src_loc loc, ir_value v, ir_type shape_of);
+/* Shapes (irgen_shapes.c). A tile's rank and dims (0 for anything else). */
+int ig_dims(ir_type t, int32_t dims[IR_MAX_RANK]);
+/* "(4, 8)" / "(16,)": a tile's shape for messages. */
+const char *ig_shape_text(ir_type t, char buf[64]);
+/* v as a tile of these dims, the same elements row-major (sw.reshape; a
+ * scalar is splat). */
+ir_value ig_reshape(irgen *g, src_loc loc, ir_value v, int rank, const int32_t *dims);
+/* The shape two types broadcast to (Triton's rule: right-aligned, each dim
+ * equal or 1), as a type with a's element: a scalar and a tile give the
+ * tile; reports a mismatch naming `what`. */
+bool ig_common_shape(irgen *g, src_loc loc, ir_type a, ir_type b, ir_type *out, const char *what);
+/* Broadcasts both values to their common shape. */
+bool ig_broadcast_pair(irgen *g, src_loc loc, ir_value *a, ir_value *b, const char *what);
+/* x[...] with None, ':' and '...' items. */
+gval ig_subscript(irgen *g, const ast_expr *e);
+/* x.T: the tile with its dims reversed. */
+gval ig_transpose(irgen *g, src_loc loc, gval x);
+/* A shape argument: an int or a tuple of 1..IR_MAX_RANK power-of-two ints. */
+bool ig_shape_arg(irgen *g, const ast_expr *a, gval v, int *rank, int32_t dims[IR_MAX_RANK]);
+/* An axis of a tile of `rank` dims (negative ones count from the end). */
+bool ig_axis_arg(irgen *g, const ast_expr *a, gval v, int rank, int *axis);
+/* sl.broadcast_to, broadcast, expand_dims, reshape, view, trans, permute;
+ * self is the tile of the method form (x.reshape(...)), else NULL. */
+bool ig_is_shape_builtin(const char *name);
+gval ig_shape_builtin(irgen *g, const ast_expr *call, const char *name, const gval *self);
 /* The dtype two operands promote to (see docs/language.md). */
 ir_dtype ig_promote(ir_dtype a, ir_dtype b);
 /* Whether a and b are integers of different signedness (int1 is neither). */

@@ -65,12 +65,18 @@ static bool want_flag(irgen *g, const char *name, const char *param, const ast_e
 }
 
 /* One tile of numbers (not pointers, not segment data). */
-static bool want_tile(irgen *g, const char *name, const ast_expr *a, gval v, ir_value *out)
+static bool want_tile(irgen *g, const char *name, const ast_expr *a, gval v, ir_value *out, bool any_rank)
 {
     char buf[64];
     if (v.kind == GV_ERROR)
         return false;
     if (v.kind == GV_IR && ig_type(g, v).kind == TY_TILE && !ig_type(g, v).ptr_elem) {
+        if (ig_type(g, v).rank >= 2 && !any_rank) {
+            ig_error(g, a->loc, "sl.%s needs a 1-D tile, not a %s: scans, reductions with a combine "
+                                "function, histograms and gathers have no axis form for tiles of "
+                                "several dimensions yet", name, ig_type_name(ig_type(g, v), buf));
+            return false;
+        }
         *out = v.v;
         return true;
     }
@@ -86,18 +92,26 @@ static bool want_tile(irgen *g, const char *name, const ast_expr *a, gval v, ir_
 
 /* The input of a scan or reduction: a tile, or a tuple of tiles of one
  * length. */
-static int want_tiles(irgen *g, const char *name, const ast_expr *a, gval v, ir_value *xs)
+static int want_tiles(irgen *g, const char *name, const ast_expr *a, gval v, ir_value *xs, bool any_rank)
 {
     if (v.kind != GV_TUPLE)
-        return want_tile(g, name, a, v, &xs[0]) ? 1 : 0;
+        return want_tile(g, name, a, v, &xs[0], any_rank) ? 1 : 0;
     if (v.nitems < 1 || v.nitems > MAX_SCANNED) {
         ig_error(g, a->loc, "sl.%s takes a tile or a tuple of 1 to %d tiles, not %d", name, MAX_SCANNED,
                  v.nitems);
         return 0;
     }
     for (int i = 0; i < v.nitems; i++) {
-        if (!want_tile(g, name, a, v.items[i], &xs[i]))
+        if (!want_tile(g, name, a, v.items[i], &xs[i], any_rank))
             return 0;
+        ir_type t0 = ir_value_type(g->m, xs[0]), ti = ir_value_type(g->m, xs[i]);
+        if (ti.len == t0.len && !ir_type_eq(ir_type_like(ti, ir_type_scalar(DT_I32)),
+                                            ir_type_like(t0, ir_type_scalar(DT_I32)))) {
+            char b1[64], b2[64];
+            ig_error(g, a->loc, "sl.%s: the tiles of its input have different shapes (%s and %s)", name,
+                     ig_shape_text(t0, b1), ig_shape_text(ti, b2));
+            return 0;
+        }
         if (ir_value_type(g->m, xs[i]).len != ir_value_type(g->m, xs[0]).len) {
             ig_error(g, a->loc, "sl.%s: the tiles of its input have different lengths (%d and %d)", name,
                      (int)ir_value_type(g->m, xs[0]).len, (int)ir_value_type(g->m, xs[i]).len);
@@ -117,17 +131,19 @@ typedef struct combine_region {
 } combine_region;
 
 static bool begin_combine(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *xs, int k,
-                          combine_region *cr)
+                          combine_region *cr, int axis)
 {
     ir_type types[MAX_SCANNED];
     for (int i = 0; i < k; i++) {
         ir_type t = ir_value_type(g->m, xs[i]);
-        types[i] = kind == IR_SCAN ? t : ir_type_elem(t);
+        types[i] = kind == IR_SCAN ? t : axis >= 0 ? ir_reduce_axis_type(t, axis) : ir_type_elem(t);
     }
     if (ig_failed(g))
         return false;
     cr->op = ir_op_create(g->m, kind, ig_op_loc(g, loc), xs, k, types, k, 1);
     ir_block_append(g->block, cr->op);
+    if (axis >= 0)
+        ir_attr_set_int(g->m, cr->op, "axis", ir_type_scalar(DT_I32), axis);
     ir_block *body = cr->op->regions[0];
     for (int j = 0; j < 2 * k; j++)
         cr->args[j] = ir_block_add_arg(g->m, body, ir_type_elem(ir_value_type(g->m, xs[j % k])), NULL);
@@ -189,13 +205,13 @@ static bool combine_results(irgen *g, src_loc loc, const char *name, const char 
 /* sw.scan / sw.reduce_fn of xs whose region inlines the @sw.jit function
  * named by fn_expr. */
 static gval user_combine(irgen *g, const ast_expr *call, const char *name, ir_op_kind kind,
-                         const ir_value *xs, int k, const ast_expr *fn_expr)
+                         const ir_value *xs, int k, const ast_expr *fn_expr, int axis)
 {
     if (fn_expr->kind != AST_NAME || !ig_is_function(g, fn_expr->name))
         return ig_error(g, fn_expr->loc, "sl.%s: combine_fn must name a @sw.jit function (one of this "
                                          "file or one the kernel can call)", name);
     combine_region cr;
-    if (!begin_combine(g, kind, call->loc, xs, k, &cr))
+    if (!begin_combine(g, kind, call->loc, xs, k, &cr, axis))
         return (gval){0};
     gval args[2 * MAX_SCANNED];
     for (int j = 0; j < 2 * k; j++)
@@ -231,12 +247,45 @@ static ir_value select3(irgen *g, src_loc loc, ir_value c, ir_value a, ir_value 
 
 /* ---- the built-ins --------------------------------------------------------------- */
 
-static gval keep(irgen *g, src_loc loc, gval r, bool keep_dims)
+/* keep_dims=True: the reduced dims of the input (of type `in`) stay, as
+ * 1s: the axis's (axis >= 0), or all of them. */
+static gval keep(irgen *g, src_loc loc, gval r, bool keep_dims, ir_type in, int axis)
 {
     if (!keep_dims || r.kind != GV_IR)
         return r;
-    ir_type t = ig_type(g, r);
-    return gv_ir(ig_emit1(g, IR_SPLAT, loc, &r.v, 1, ir_type_tile((ir_dtype)t.dtype, 1)));
+    int32_t dims[IR_MAX_RANK];
+    int rank = ig_dims(in, dims);
+    for (int i = 0; i < rank; i++)
+        if (axis < 0 || i == axis)
+            dims[i] = 1;
+    return gv_ir(ig_reshape(g, loc, r.v, rank, dims));
+}
+
+/* The axis of a reduction with a combine function: for a 1-D tile 0, -1 or
+ * None (-1 out: the whole tile); for one of several dims an axis of it
+ * (out: 0 .. rank-1), or None, which reduces every element: the inputs are
+ * made 1-D (*flatten) as Triton does. */
+static bool reduce_axis(irgen *g, const char *name, const ast_expr *a, ir_type t, int *axis, bool *flatten)
+{
+    *axis = -1;
+    *flatten = false;
+    int rank = ig_dims(t, NULL);
+    if (rank < 2)
+        return want_axis(g, name, a, true);
+    gval v = a ? ig_expr(g, a) : (gval){.kind = GV_NONE};
+    if (v.kind == GV_ERROR)
+        return false;
+    if (v.kind == GV_NONE) {
+        *flatten = true;
+        return true;
+    }
+    return ig_axis_arg(g, a, v, rank, axis);
+}
+
+static ir_value flat(irgen *g, src_loc loc, ir_value x)
+{
+    int32_t len = ir_value_type(g->m, x).len;
+    return ig_reshape(g, loc, x, 1, &len);
 }
 
 /* cumsum / cumprod (input, axis, reverse, dtype). */
@@ -244,7 +293,7 @@ static gval lower_cum(irgen *g, const ast_expr *call, const char *name, const as
 {
     bool sum = !strcmp(name, "cumsum"), reverse;
     ir_value x;
-    if (!want_tile(g, name, args[0], self, &x) || !want_axis(g, name, args[1], false) ||
+    if (!want_tile(g, name, args[0], self, &x, false) || !want_axis(g, name, args[1], false) ||
         !want_flag(g, name, "reverse", args[2], false, &reverse))
         return (gval){0};
     ir_dtype dt = (ir_dtype)ir_value_type(g->m, x).dtype, to = dt;
@@ -263,7 +312,7 @@ static gval lower_cum(irgen *g, const ast_expr *call, const char *name, const as
         to = ir_dtype_is_unsigned(dt) ? DT_U32 : DT_I32; /* as sl.sum */
     x = ig_cast(g, call->loc, x, to);
     combine_region cr;
-    if (x == IR_NO_VALUE || !begin_combine(g, IR_SCAN, call->loc, &x, 1, &cr))
+    if (x == IR_NO_VALUE || !begin_combine(g, IR_SCAN, call->loc, &x, 1, &cr, -1))
         return (gval){0};
     ir_attr_set_bool(g->m, cr.op, "reverse", reverse);
     ir_value y = emit2(g, call->loc, sum ? IR_ADD : IR_MUL, cr.args[0], cr.args[1]);
@@ -274,13 +323,17 @@ static gval lower_cum(irgen *g, const ast_expr *call, const char *name, const as
  * axis, combine_fn, keep_dims). */
 static gval lower_user(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args, gval self)
 {
-    bool scan = !strcmp(name, "associative_scan"), flag;
+    bool scan = !strcmp(name, "associative_scan"), flag, flatten = false;
     ir_value xs[MAX_SCANNED];
-    int k = want_tiles(g, name, args[0], self, xs);
-    if (!k || !want_axis(g, name, args[1], !scan) ||
+    int k = want_tiles(g, name, args[0], self, xs, !scan), axis = -1;
+    if (!k || !(scan ? want_axis(g, name, args[1], false)
+                     : reduce_axis(g, name, args[1], ir_value_type(g->m, xs[0]), &axis, &flatten)) ||
         !want_flag(g, name, scan ? "reverse" : "keep_dims", args[3], false, &flag))
         return (gval){0};
-    gval r = user_combine(g, call, name, scan ? IR_SCAN : IR_REDUCE_FN, xs, k, args[2]);
+    ir_type in = ir_value_type(g->m, xs[0]);
+    for (int i = 0; i < k && flatten; i++)
+        xs[i] = flat(g, call->loc, xs[i]);
+    gval r = user_combine(g, call, name, scan ? IR_SCAN : IR_REDUCE_FN, xs, k, args[2], axis);
     if (r.kind == GV_ERROR)
         return r;
     if (scan) {
@@ -291,10 +344,10 @@ static gval lower_user(irgen *g, const ast_expr *call, const char *name, const a
     if (!flag)
         return r;
     if (r.kind != GV_TUPLE)
-        return keep(g, call->loc, r, true);
+        return keep(g, call->loc, r, true, in, axis);
     gval *items = arena_alloc(g->ar, sizeof(gval) * (size_t)r.nitems);
     for (int i = 0; i < r.nitems; i++)
-        items[i] = keep(g, call->loc, r.items[i], true);
+        items[i] = keep(g, call->loc, r.items[i], true, in, axis);
     return (gval){.kind = GV_TUPLE, .items = items, .nitems = r.nitems};
 }
 
@@ -306,22 +359,39 @@ static gval lower_user(irgen *g, const ast_expr *call, const char *name, const a
  * extreme value. Indices are int32. */
 static gval lower_arg(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args, gval self)
 {
-    bool max = !strcmp(name, "argmax"), left, keep_dims;
+    bool max = !strcmp(name, "argmax"), left, keep_dims, flatten;
     ir_value x;
-    if (!want_tile(g, name, args[0], self, &x) || !want_axis(g, name, args[1], true) ||
+    int axis;
+    if (!want_tile(g, name, args[0], self, &x, true) ||
+        !reduce_axis(g, name, args[1], ir_value_type(g->m, x), &axis, &flatten) ||
         !want_flag(g, name, "tie_break_left", args[2], true, &left) ||
         !want_flag(g, name, "keep_dims", args[3], false, &keep_dims))
         return (gval){0};
     src_loc loc = call->loc;
+    ir_type in = ir_value_type(g->m, x);
+    if (flatten)
+        x = flat(g, loc, x);
     ir_type t = ir_value_type(g->m, x);
-    ir_value index = ig_emit1(g, IR_ARANGE, loc, NULL, 0, ir_type_tile(DT_I32, t.len));
+    /* the index along the reduced axis (every element's, for a whole tile) */
+    int32_t dims[IR_MAX_RANK];
+    int rank = ig_dims(t, dims);
+    int32_t n = axis >= 0 ? dims[axis] : t.len;
+    ir_value index = ig_emit1(g, IR_ARANGE, loc, NULL, 0, ir_type_tile(DT_I32, n));
     if (index == IR_NO_VALUE)
         return (gval){0};
     ir_attr_set_int(g->m, g->m->values[index].def, "start", ir_type_scalar(DT_I32), 0);
-    ir_attr_set_int(g->m, g->m->values[index].def, "end", ir_type_scalar(DT_I32), t.len);
+    ir_attr_set_int(g->m, g->m->values[index].def, "end", ir_type_scalar(DT_I32), n);
+    if (axis >= 0) {
+        int32_t along[IR_MAX_RANK];
+        for (int i = 0; i < rank; i++)
+            along[i] = i == axis ? n : 1;
+        index = ig_broadcast(g, loc, ig_reshape(g, loc, index, rank, along), ir_type_like(t, ir_type_scalar(DT_I32)));
+        if (index == IR_NO_VALUE)
+            return (gval){0};
+    }
     ir_value xs[2] = {x, index};
     combine_region cr;
-    if (!begin_combine(g, IR_REDUCE_FN, loc, xs, 2, &cr))
+    if (!begin_combine(g, IR_REDUCE_FN, loc, xs, 2, &cr, axis))
         return (gval){0};
     ir_value v1 = cr.args[0], i1 = cr.args[1], v2 = cr.args[2], i2 = cr.args[3];
     ir_value pick = compare(g, loc, max ? "gt" : "lt", v1, v2);
@@ -338,7 +408,7 @@ static gval lower_arg(irgen *g, const ast_expr *call, const char *name, const as
     gval r = end_combine(g, loc, &cr, ys);
     if (r.kind != GV_TUPLE)
         return (gval){0};
-    return keep(g, loc, r.items[1], keep_dims);
+    return keep(g, loc, r.items[1], keep_dims, in, axis);
 }
 
 /* histogram (input, num_bins, mask). */
@@ -347,7 +417,7 @@ static gval lower_histogram(irgen *g, const ast_expr *call, const char *name, co
 {
     char buf[64];
     ir_value x;
-    if (!want_tile(g, name, args[0], self, &x))
+    if (!want_tile(g, name, args[0], self, &x, false))
         return (gval){0};
     ir_type t = ir_value_type(g->m, x);
     if (!ir_dtype_is_int((ir_dtype)t.dtype) || t.dtype == DT_I1)
@@ -389,8 +459,8 @@ static gval lower_gather(irgen *g, const ast_expr *call, const char *name, const
 {
     char buf[64];
     ir_value src, index;
-    if (!want_tile(g, name, args[0], self, &src) ||
-        !want_tile(g, name, args[1], ig_expr(g, args[1]), &index) || !want_axis(g, name, args[2], false))
+    if (!want_tile(g, name, args[0], self, &src, false) ||
+        !want_tile(g, name, args[1], ig_expr(g, args[1]), &index, false) || !want_axis(g, name, args[2], false))
         return (gval){0};
     ir_type it = ir_value_type(g->m, index);
     if (!ir_dtype_is_int((ir_dtype)it.dtype) || it.dtype == DT_I1)

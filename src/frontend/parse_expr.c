@@ -284,6 +284,54 @@ static ast_expr *parse_call(parser *p, ast_expr *callee)
     return seal(p, call);
 }
 
+/* x[i0, i1, ...] where every item is None, a bare ':' or '...' (Triton's
+ * x[:, None]); any other subscript is an error at the '['. */
+static ast_expr *parse_subscript(parser *p, ast_expr *base)
+{
+    token open = p->tok;
+    parse_py_advance(p);
+    ast_expr *sub = new_expr(p, AST_SUBSCRIPT, base->loc);
+    if (!sub)
+        return NULL;
+    sub->lhs = base;
+    int cap = 0;
+    for (;;) {
+        ast_expr_kind kind;
+        if (p->tok.kind == TOK_KW_NONE)
+            kind = AST_NONE;
+        else if (p->tok.kind == TOK_COLON)
+            kind = AST_SLICE;
+        else if (p->tok.kind == TOK_ELLIPSIS)
+            kind = AST_ELLIPSIS;
+        else
+            break;
+        ast_expr *item = new_expr(p, kind, p->tok.loc);
+        if (!item)
+            return NULL;
+        parse_py_advance(p);
+        if (p->tok.kind != TOK_COMMA && p->tok.kind != TOK_RBRACKET)
+            break;
+        if (sub->nargs >= PARSE_MAX_ITEMS)
+            break;
+        PARSE_PUSH(p, sub->args, sub->nargs, cap, item);
+        if (parse_py_failed(p))
+            return NULL;
+        if (p->tok.kind == TOK_RBRACKET) {
+            parse_py_advance(p);
+            return seal(p, sub);
+        }
+        parse_py_advance(p); /* ',' */
+        if (p->tok.kind == TOK_RBRACKET) {
+            parse_py_advance(p);
+            return seal(p, sub);
+        }
+    }
+    parse_py_error_at(p, open.loc, "subscripts (x[i]) are not supported in Swage kernels; use pointer "
+                                   "arithmetic with sl.load (only None, ':' and '...' may index a "
+                                   "tile: x[:, None], x[None, :])");
+    return NULL;
+}
+
 static ast_expr *parse_primary(parser *p)
 {
     ast_expr *e = parse_atom(p);
@@ -304,9 +352,7 @@ static ast_expr *parse_primary(parser *p)
         } else if (p->tok.kind == TOK_LPAREN) {
             e = parse_call(p, e);
         } else if (p->tok.kind == TOK_LBRACKET) {
-            parse_py_error_at(p, p->tok.loc, "subscripts (x[i]) are not supported in Swage "
-                                             "kernels; use pointer arithmetic with sl.load");
-            return NULL;
+            e = parse_subscript(p, e);
         } else {
             break;
         }

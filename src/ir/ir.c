@@ -86,13 +86,111 @@ ir_type ir_type_ptr_vec(ir_dtype p, int32_t len)
     return (ir_type){.kind = TY_VEC, .dtype = (uint8_t)p, .ptr_elem = 1, .len = len};
 }
 
+ir_type ir_type_tile_shape(ir_dtype dt, bool ptr, int rank, const int32_t *dims)
+{
+    ir_type t = {.kind = TY_TILE, .dtype = (uint8_t)dt, .ptr_elem = ptr, .len = 1};
+    for (int i = 0; i < rank; i++)
+        t.len *= dims[i];
+    if (rank >= 2) {
+        t.rank = (uint8_t)rank;
+        for (int i = 0; i < rank; i++)
+            t.shape[i] = dims[i];
+    }
+    return t;
+}
+
+int ir_tile_dims(ir_type t, int32_t dims[IR_MAX_RANK])
+{
+    if (t.kind != TY_TILE)
+        return 0;
+    if (t.rank < 2) {
+        if (dims)
+            dims[0] = t.len;
+        return 1;
+    }
+    if (dims)
+        for (int i = 0; i < t.rank; i++)
+            dims[i] = t.shape[i];
+    return t.rank;
+}
+
+bool ir_parse_order(const char *s, int rank, int order[IR_MAX_RANK])
+{
+    bool seen[IR_MAX_RANK] = {false};
+    if (!s || rank < 1 || rank > IR_MAX_RANK)
+        return false;
+    for (int i = 0; i < rank; i++) {
+        if (i > 0 && *s++ != ',')
+            return false;
+        if (*s < '0' || *s >= '0' + rank || seen[*s - '0'])
+            return false;
+        order[i] = *s - '0';
+        seen[order[i]] = true;
+        s++;
+    }
+    return *s == 0;
+}
+
+int32_t ir_parse_slots(const char *s, int32_t nslots, int32_t *out, int32_t cap)
+{
+    int32_t n = 0;
+    if (!s || !*s)
+        return -1;
+    for (;;) {
+        int64_t j = 0;
+        const char *start = s;
+        while (*s >= '0' && *s <= '9' && j < nslots)
+            j = j * 10 + (*s++ - '0');
+        if (s == start || j >= nslots || n >= cap)
+            return -1;
+        out[n++] = (int32_t)j;
+        if (!*s)
+            return n;
+        if (*s++ != ',')
+            return -1;
+    }
+}
+
+void ir_row_major_strides(int rank, const int32_t *dims, int64_t strides[IR_MAX_RANK])
+{
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= dims[i];
+    }
+}
+
+bool ir_broadcastable(ir_type x, ir_type r)
+{
+    int32_t xd[IR_MAX_RANK], rd[IR_MAX_RANK];
+    int xr = ir_tile_dims(x, xd), rr = ir_tile_dims(r, rd);
+    if (xr == 0 || xr != rr)
+        return false;
+    for (int i = 0; i < xr; i++)
+        if (xd[i] != rd[i] && xd[i] != 1)
+            return false;
+    return true;
+}
+
+ir_type ir_reduce_axis_type(ir_type x, int axis)
+{
+    int32_t d[IR_MAX_RANK], out[IR_MAX_RANK];
+    int rank = ir_tile_dims(x, d), n = 0;
+    for (int i = 0; i < rank; i++)
+        if (i != axis)
+            out[n++] = d[i];
+    return ir_type_tile_shape((ir_dtype)x.dtype, x.ptr_elem, n, out);
+}
+
 ir_type ir_type_segment(ir_dtype dt) { return (ir_type){.kind = TY_SEGMENT, .dtype = (uint8_t)dt}; }
 ir_type ir_type_segval(ir_dtype dt) { return (ir_type){.kind = TY_SEGVAL, .dtype = (uint8_t)dt, .len = -1}; }
 bool ir_type_is_segval(ir_type t) { return t.kind == TY_SEGVAL; }
 
 bool ir_type_eq(ir_type a, ir_type b)
 {
-    return a.kind == b.kind && a.dtype == b.dtype && a.ptr_elem == b.ptr_elem && a.len == b.len;
+    return a.kind == b.kind && a.dtype == b.dtype && a.ptr_elem == b.ptr_elem && a.len == b.len &&
+           a.rank == b.rank && a.shape[0] == b.shape[0] && a.shape[1] == b.shape[1] &&
+           a.shape[2] == b.shape[2];
 }
 bool ir_type_is_tile(ir_type t) { return t.kind == TY_TILE; }
 bool ir_type_is_vec(ir_type t) { return t.kind == TY_VEC; }
@@ -113,7 +211,9 @@ ir_type ir_type_like(ir_type shape_of, ir_type elem)
 {
     if (!ir_type_is_shaped(shape_of))
         return elem;
-    ir_type t = {.kind = shape_of.kind, .dtype = elem.dtype, .ptr_elem = elem.kind == TY_PTR, .len = shape_of.len};
+    ir_type t = shape_of;
+    t.dtype = elem.dtype;
+    t.ptr_elem = elem.kind == TY_PTR;
     return t;
 }
 
@@ -152,7 +252,8 @@ static void cat_elem(char *buf, size_t *n, uint8_t dtype, bool ptr)
     }
 }
 
-/* The longest text, "vector<-2147483648x!sw.ptr<bf16>>", takes 33 bytes. */
+/* The longest text, "tensor<-2147483648x-2147483648x-2147483648x!sw.ptr<bf16>>",
+ * takes 57 bytes. */
 size_t ir_type_text(ir_type t, char buf[64])
 {
     size_t n = 0;
@@ -163,8 +264,15 @@ size_t ir_type_text(ir_type t, char buf[64])
     case TY_TILE:
     case TY_VEC:
         cat(buf, &n, t.kind == TY_TILE ? "tensor<" : "vector<");
-        n += ir_int_text(t.len, buf + n);
-        cat(buf, &n, "x");
+        if (t.kind == TY_TILE && t.rank >= 2 && t.rank <= IR_MAX_RANK) {
+            for (int i = 0; i < t.rank; i++) {
+                n += ir_int_text(t.shape[i], buf + n);
+                cat(buf, &n, "x");
+            }
+        } else {
+            n += ir_int_text(t.len, buf + n);
+            cat(buf, &n, "x");
+        }
         cat_elem(buf, &n, t.dtype, t.ptr_elem);
         cat(buf, &n, ">");
         break;

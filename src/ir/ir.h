@@ -42,8 +42,10 @@ typedef enum ir_type_kind {
     TY_VOID = 0,
     TY_SCALAR, /* dtype */
     TY_PTR,    /* pointer to dtype (global memory) */
-    TY_TILE,   /* 1-D fixed-shape tile of `len` elements of dtype, or of
-                  pointers to dtype when ptr_elem is set (semantic level) */
+    TY_TILE,   /* fixed-shape tile of `len` elements of dtype, or of pointers
+                  to dtype when ptr_elem is set (semantic level): 1-D (rank
+                  0 in the struct), or of rank 2..IR_MAX_RANK with `shape`,
+                  row-major */
     TY_VEC,    /* SIMT level: the `len` slots one thread holds of a tile
                   (vector<len x dtype>), same element rules as TY_TILE */
     TY_SEGMENT,/* segment programs: a view of one segment of a values buffer
@@ -54,12 +56,18 @@ typedef enum ir_type_kind {
     /* reserved for segment programs: TY_SEGMENT (a view), TY_SEGVAL */
 } ir_type_kind;
 
+enum { IR_MAX_RANK = 3 };
+
 typedef struct ir_type {
     uint8_t kind;     /* ir_type_kind */
     uint8_t dtype;    /* ir_dtype */
     uint8_t ptr_elem; /* TY_TILE/TY_VEC: elements are pointers to dtype */
-    uint8_t reserved;
-    int32_t len;      /* TY_TILE/TY_VEC: element count, >= 1 */
+    uint8_t rank;     /* TY_TILE: 0 for a 1-D tile (every other kind too), or
+                         2..IR_MAX_RANK when `shape` holds the dims */
+    int32_t len;      /* TY_TILE/TY_VEC: element count, >= 1 (the product of
+                         the dims) */
+    int32_t shape[IR_MAX_RANK]; /* rank >= 2: the dims, outermost first;
+                                   unused entries are 0 */
 } ir_type;
 
 ir_type ir_type_void(void);
@@ -68,6 +76,12 @@ ir_type ir_type_ptr(ir_dtype pointee);
 ir_type ir_type_tile(ir_dtype dt, int32_t len);
 ir_type ir_type_ptr_tile(ir_dtype pointee, int32_t len);
 ir_type ir_type_vec(ir_dtype dt, int32_t len);
+/* A tile of the given dims (rank 1..IR_MAX_RANK; rank 1 is the 1-D tile of
+ * dims[0]); of pointers to dt when ptr is set. */
+ir_type ir_type_tile_shape(ir_dtype dt, bool ptr, int rank, const int32_t *dims);
+/* A tile's rank (1 for a 1-D tile; 0 for anything that is not a tile) and
+ * its dims into dims[0 .. rank-1] (dims may be NULL). */
+int ir_tile_dims(ir_type t, int32_t dims[IR_MAX_RANK]);
 ir_type ir_type_segment(ir_dtype dt);
 ir_type ir_type_segval(ir_dtype dt);
 bool ir_type_is_segval(ir_type t);
@@ -79,11 +93,11 @@ bool ir_type_is_shaped(ir_type t);     /* tile, vector or segment-shaped value *
 bool ir_type_is_ptrlike(ir_type t);   /* pointer, or tile/vector of pointers */
 /* The element of a tile or vector (or the type itself for scalars/pointers). */
 ir_type ir_type_elem(ir_type t);
-/* Same shape as `shape_of` (scalar, or tile/vector of the same kind and
- * length), element `elem` (a scalar or pointer type). */
+/* Same shape as `shape_of` (scalar, or tile/vector of the same kind,
+ * length and dims), element `elem` (a scalar or pointer type). */
 ir_type ir_type_like(ir_type shape_of, ir_type elem);
 /* Writes MLIR text for t ("f32", "!sw.ptr<f32>", "tensor<128xi32>",
- * "vector<4xf32>"). */
+ * "tensor<16x32xf32>", "vector<4xf32>"). */
 void ir_type_print(ir_type t, strbuf *out);
 /* The same text into buf, NUL-terminated; returns its length. */
 size_t ir_type_text(ir_type t, char buf[64]);
@@ -277,6 +291,23 @@ static inline ir_block *ir_func_body(const ir_op *func) { return func->regions[0
 /* Reads a scalar constant: true when v is defined by sw.constant (scalar or
  * splat); fills *out with the value attribute. */
 bool ir_value_constant(const ir_module *m, ir_value v, const ir_attr **out);
+
+/* ---- tile shapes ------------------------------------------------------ */
+
+/* Reads sw.trans's `order` attribute text ("1,0"): a permutation of
+ * 0..rank-1 into order[]; false when it is not one. */
+bool ir_parse_order(const char *s, int rank, int order[IR_MAX_RANK]);
+/* Reads simt.vslots's `slots` attribute text ("0,4,8"): up to cap slot
+ * indices in 0..nslots-1 into out; returns how many, or -1 when the text
+ * is not such a list. */
+int32_t ir_parse_slots(const char *s, int32_t nslots, int32_t *out, int32_t cap);
+/* The row-major strides of dims (the last is 1). */
+void ir_row_major_strides(int rank, const int32_t *dims, int64_t strides[IR_MAX_RANK]);
+/* Whether x's dims broadcast to r's (same rank; each equal, or 1 in x). */
+bool ir_broadcastable(ir_type x, ir_type r);
+/* The type sw.reduce {axis} of a tile of rank >= 2 gives: the tile of the
+ * other dims (of x's element type). */
+ir_type ir_reduce_axis_type(ir_type x, int axis);
 
 /* ---- the SIMT tile layout (docs/simt.md) ------------------------------ */
 

@@ -266,10 +266,11 @@ static ir_type parse_ptr(parser *p)
     return segment ? ir_type_segment(dt) : ir_type_ptr(dt);
 }
 
-/* tensor<NxT> (a tile), tensor<?xT> (a segment value: one element per
- * element of the program's segment) or vector<NxT> (a SIMT per-thread
- * vector): one dimension N >= 1, element a scalar or !sw.ptr<T> (a segment
- * value holds numbers only). */
+/* tensor<NxT> or tensor<MxNxT> ... (a tile of 1 to IR_MAX_RANK
+ * dimensions), tensor<?xT> (a segment value: one element per element of
+ * the program's segment) or vector<NxT> (a SIMT per-thread vector): each
+ * dimension >= 1, element a scalar or !sw.ptr<T> (a segment value holds
+ * numbers only). */
 static ir_type parse_shaped(parser *p)
 {
     bool is_vec = at_word(p, "vector");
@@ -305,6 +306,46 @@ static ir_type parse_shaped(parser *p)
     }
     ir_dtype dt;
     bool ptr = false;
+    /* More dimensions: "16x32xf32" lexes as 16 and "x32xf32". */
+    int32_t dims[IR_MAX_RANK] = {(int32_t)n};
+    int rank = 1;
+    if (x.len > 1 && x.start[1] >= '0' && x.start[1] <= '9') {
+        if (is_vec || dynamic)
+            error_at(p, (src_loc){x.loc.line, x.loc.col + 1}, "only 1-D %ss are supported", kw);
+        size_t i = 0;
+        while (i + 1 < x.len && x.start[i] == 'x' && x.start[i + 1] >= '0' && x.start[i + 1] <= '9') {
+            src_loc at = {x.loc.line, x.loc.col + (int)i + 1};
+            uint64_t d = 0;
+            i++;
+            while (i < x.len && x.start[i] >= '0' && x.start[i] <= '9') {
+                d = d > (uint64_t)INT32_MAX ? d : d * 10 + (uint64_t)(x.start[i] - '0');
+                i++;
+            }
+            if (rank == IR_MAX_RANK)
+                error_at(p, at, "tensors of more than %d dimensions are not supported", IR_MAX_RANK);
+            if (d == 0)
+                error_at(p, at, "%s dimension must be at least 1", kw);
+            if (d > INT32_MAX)
+                error_at(p, at, "%s dimension is too large (at most %d)", kw, INT32_MAX);
+            dims[rank++] = (int32_t)d;
+        }
+        if (i >= x.len || x.start[i] != 'x') {
+            char what[48];
+            snprintf(what, sizeof what, "'x' after the %s dimension", kw);
+            error_at(p, (src_loc){x.loc.line, x.loc.col + (int)i}, "expected %s", what);
+        }
+        int64_t total = 1;
+        for (int k = 0; k < rank; k++) {
+            total *= dims[k];
+            if (total > INT32_MAX) {
+                error_at(p, x.loc, "%s of %d dimensions has more than %d elements", kw, rank, INT32_MAX);
+                break;
+            }
+        }
+        x.start += i;
+        x.len -= i;
+        x.loc.col += (int)i;
+    }
     if (x.len == 1) {
         advance(p);
         if (at(p, T_BANG)) {
@@ -324,8 +365,6 @@ static ir_type parse_shaped(parser *p)
         }
     } else {
         src_loc elem_at = {x.loc.line, x.loc.col + 1};
-        if (x.start[1] >= '0' && x.start[1] <= '9')
-            error_at(p, elem_at, "only 1-D %ss are supported", kw);
         if (!scalar_named(x.start + 1, x.len - 1, &dt))
             unknown_type(p, elem_at, x.start + 1, x.len - 1);
         advance(p);
@@ -335,7 +374,7 @@ static ir_type parse_shaped(parser *p)
         return ir_type_segval(dt);
     if (is_vec)
         return ptr ? ir_type_ptr_vec(dt, (int32_t)n) : ir_type_vec(dt, (int32_t)n);
-    return ptr ? ir_type_ptr_tile(dt, (int32_t)n) : ir_type_tile(dt, (int32_t)n);
+    return ir_type_tile_shape(dt, ptr, rank, dims);
 }
 
 static bool at_type(const parser *p)

@@ -36,8 +36,18 @@ static bool type_ok(ir_type t)
     switch (t.kind) {
     case TY_SCALAR:
     case TY_PTR: return dt_ok && !t.ptr_elem && t.len == 0;
-    case TY_TILE:
-    case TY_VEC: return dt_ok && t.len >= 1;
+    case TY_TILE: {
+        if (!dt_ok || t.len < 1 || t.rank == 1 || t.rank > IR_MAX_RANK)
+            return false;
+        int64_t n = 1;
+        for (int i = 0; i < IR_MAX_RANK; i++) {
+            if (i < t.rank ? t.shape[i] < 1 : t.shape[i] != 0)
+                return false;
+            n *= i < t.rank ? t.shape[i] : 1;
+        }
+        return t.rank == 0 || n == t.len;
+    }
+    case TY_VEC: return dt_ok && t.len >= 1 && t.rank == 0 && !t.shape[0] && !t.shape[1] && !t.shape[2];
     case TY_SEGMENT: return dt_ok && !t.ptr_elem && t.len == 0;
     case TY_SEGVAL: return dt_ok && !t.ptr_elem && t.len == -1;
     default: return false;
@@ -46,13 +56,14 @@ static bool type_ok(ir_type t)
 
 static bool is_scalar(ir_type t) { return t.kind == TY_SCALAR; }
 static bool is_ptr_elem(ir_type t) { return ir_type_is_ptrlike(t); }
-/* Scalar and pointer are one shape; tiles (and vectors) match on kind and
- * length. */
+/* Scalar and pointer are one shape; tiles (and vectors) match on kind,
+ * length and dims. */
 static bool same_shape(ir_type a, ir_type b)
 {
     if (!ir_type_is_shaped(a) || !ir_type_is_shaped(b))
         return ir_type_is_shaped(a) == ir_type_is_shaped(b);
-    return a.kind == b.kind && a.len == b.len;
+    return a.kind == b.kind && a.len == b.len && a.rank == b.rank && a.shape[0] == b.shape[0] &&
+           a.shape[1] == b.shape[1] && a.shape[2] == b.shape[2];
 }
 static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 /* i1 of t's shape: the type of a mask or comparison result. */
@@ -360,22 +371,6 @@ static bool check_select(verifier *v, const ir_op *op)
     return true;
 }
 
-static bool check_reduce(verifier *v, const ir_op *op)
-{
-    static const char *const kinds[] = {"sum", "max", "min", "prod", NULL};
-    char a[64], b[64];
-    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
-    if ((x.kind != TY_TILE && x.kind != TY_SEGVAL) || x.ptr_elem)
-        return fail(v, op, "'sw.reduce' operand type %s must be a tile of numbers (or a segment "
-                    "value tensor<?xT>)", TY(x, a));
-    if (!ir_type_eq(r, ir_type_elem(x)))
-        return fail(v, op, "'sw.reduce' result type %s must be the element type of %s", TY(r, a),
-                    TY(x, b));
-    if (!str_attr_in(op, "kind", kinds))
-        return fail(v, op, "'sw.reduce' needs a string attribute 'kind': sum, max, min or prod");
-    return true;
-}
-
 /* The loop's signature: bounds, carried values and body arguments. The
  * yield is checked after the body (check_yield). */
 static bool check_for(verifier *v, const ir_op *op)
@@ -559,9 +554,29 @@ static bool check_vreduce(verifier *v, const ir_op *op)
     return true;
 }
 
+/* simt.vslots {slots}: K slot indices of the operand vector, each in
+ * 0..V-1, give vector<KxT>. */
+static bool check_vslots(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    if (x.kind != TY_VEC || r.kind != TY_VEC || !ir_type_eq(ir_type_elem(x), ir_type_elem(r)))
+        return fail(v, op, "'simt.vslots' takes a vector to a vector of its element type, got %s to %s",
+                    TY(x, a), TY(r, b));
+    const ir_attr *slots = ir_attr_get(op, "slots");
+    int32_t *buf = malloc(sizeof(int32_t) * (size_t)(r.len > 0 ? r.len : 1));
+    int32_t n = buf && slots && slots->kind == ATTR_STR ? ir_parse_slots(slots->s, x.len, buf, r.len) : -1;
+    free(buf);
+    if (n != r.len)
+        return fail(v, op, "'simt.vslots' needs a string attribute 'slots' of %d slot indices in 0..%d",
+                    (int)r.len, (int)x.len - 1);
+    return true;
+}
+
 /* simt.shfl_xor {offset, width} / simt.shfl_idx {lane, width}: a 32- or
- * 64-bit scalar exchanged within aligned groups of `width` lanes (a power
- * of two, at most a warp; default 32 for shfl_xor). */
+ * 64-bit scalar (or each slot of a vector of them) exchanged within
+ * aligned groups of `width` lanes (a power of two, at most a warp; default
+ * 32 for shfl_xor). */
 static bool check_shuffle(verifier *v, const ir_op *op)
 {
     char a[64], b[64];
@@ -579,10 +594,11 @@ static bool check_shuffle(verifier *v, const ir_op *op)
     if (!xor && (!lane || lane->i < 0 || lane->i >= w))
         return fail(v, op, "'simt.shfl_idx' needs an integer attribute 'lane' in 0..width-1 (%lld)",
                     (long long)(w - 1));
-    if (x.kind != TY_SCALAR || (ir_dtypes[x.dtype].bits != 32 && ir_dtypes[x.dtype].bits != 64 &&
-                                x.dtype != DT_F16 && x.dtype != DT_BF16))
-        return fail(v, op, "'%s' operand type %s must be a 32- or 64-bit scalar, f16 or bf16",
-                    name_of(op), TY(x, a));
+    if ((x.kind != TY_SCALAR && x.kind != TY_VEC) || x.ptr_elem ||
+        (ir_dtypes[x.dtype].bits != 32 && ir_dtypes[x.dtype].bits != 64 && x.dtype != DT_F16 &&
+         x.dtype != DT_BF16))
+        return fail(v, op, "'%s' operand type %s must be a 32- or 64-bit scalar, f16 or bf16 (or a "
+                    "vector of them)", name_of(op), TY(x, a));
     if (!ir_type_eq(r, x))
         return fail(v, op, "'%s' result type %s does not match its operand type %s", name_of(op),
                     TY(r, a), TY(x, b));
@@ -748,7 +764,10 @@ static bool check_types(verifier *v, const ir_op *op)
         return true;
     case IR_CMP: return check_cmp(v, op);
     case IR_SELECT: return check_select(v, op);
-    case IR_REDUCE: return check_reduce(v, op);
+    case IR_REDUCE: return verify_reduce(v, op);
+    case IR_BROADCAST:
+    case IR_RESHAPE:
+    case IR_TRANS: return verify_shape_op(v, op);
     case IR_SCAN:
     case IR_REDUCE_FN:
     case IR_HISTOGRAM:
@@ -765,6 +784,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_LOAD:
     case IR_SIMT_STORE: return check_simt_mem(v, op);
     case IR_SIMT_VREDUCE: return check_vreduce(v, op);
+    case IR_SIMT_VSLOTS: return check_vslots(v, op);
     case IR_SIMT_SHFL_XOR:
     case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: return check_shuffle(v, op);

@@ -78,6 +78,11 @@ bool verify_op_stage(verifier *v, const ir_op *op);
  * program (verify_program_kind). */
 bool verify_atomic(verifier *v, const ir_op *op);
 
+/* Shapes (verify_shapes.c): sw.broadcast, sw.reshape, sw.trans, and
+ * sw.reduce (with or without axis). */
+bool verify_shape_op(verifier *v, const ir_op *op);
+bool verify_reduce(verifier *v, const ir_op *op);
+
 /* Scans and their kin (verify_scans.c): the op rules of sw.scan,
  * sw.reduce_fn, sw.histogram and sw.gather; and, once the region of a
  * sw.scan or sw.reduce_fn is verified, what its combine function may hold

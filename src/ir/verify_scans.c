@@ -17,7 +17,8 @@ static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
     return false;
 }
 
-static bool is_number_tile(ir_type t) { return t.kind == TY_TILE && !t.ptr_elem; }
+/* 1-D tiles only: scans, histograms and gathers have no axis form yet. */
+static bool is_number_tile(ir_type t) { return t.kind == TY_TILE && !t.ptr_elem && t.rank == 0; }
 
 /* sw.scan / sw.reduce_fn: k >= 1 tiles of numbers of one length; results
  * the same tiles (scan) or their element types (reduce_fn); the region
@@ -31,10 +32,29 @@ static bool check_combine_op(verifier *v, const ir_op *op)
         return fail(v, op, "'%s' takes k >= 1 operands and has k results, got %d and %d", name_of(op),
                     k, (int)op->nresults);
     int32_t len = operand_type(v, op, 0).len;
-    for (int i = 0; i < k; i++) {
+    const ir_attr *axis = ir_attr_get(op, "axis");
+    if (axis) {
+        /* sw.reduce_fn along an axis: tiles of one shape, of rank >= 2 */
+        ir_type x0 = operand_type(v, op, 0);
+        int rank = ir_tile_dims(x0, NULL);
+        if (scan || axis->kind != ATTR_INT || rank < 2 || axis->i < 0 || axis->i >= rank)
+            return fail(v, op, "'%s' attribute 'axis' must be an integer in 0..rank-1 of tiles of rank >= 2 "
+                        "(%s)", name_of(op), TY(x0, a));
+        for (int i = 0; i < k; i++) {
+            ir_type x = operand_type(v, op, i), r = result_type(v, op, i);
+            ir_type want = ir_reduce_axis_type(x, (int)axis->i);
+            if (x.kind != TY_TILE || x.ptr_elem || !ir_type_eq(ir_type_like(x, ir_type_scalar(DT_I32)),
+                                                               ir_type_like(x0, ir_type_scalar(DT_I32))))
+                return fail(v, op, "'%s' operand #%d type %s must be a tile of numbers of the first "
+                            "operand's shape", name_of(op), i, TY(x, a));
+            if (!ir_type_eq(r, want))
+                return fail(v, op, "'%s' result #%d type %s must be %s", name_of(op), i, TY(r, a), TY(want, b));
+        }
+    }
+    for (int i = 0; i < k && !axis; i++) {
         ir_type x = operand_type(v, op, i), r = result_type(v, op, i);
         if (!is_number_tile(x) || x.len != len)
-            return fail(v, op, "'%s' operand #%d type %s must be a tile of numbers of the first "
+            return fail(v, op, "'%s' operand #%d type %s must be a 1-D tile of numbers of the first "
                         "operand's length", name_of(op), i, TY(x, a));
         ir_type want = scan ? x : ir_type_elem(x);
         if (!ir_type_eq(r, want))

@@ -10,7 +10,9 @@ typedef struct walker {
 } walker;
 
 static int32_t run_of(const walker *w, ir_value v) { return w->c->run[v]; }
+static int32_t same_of(const walker *w, ir_value v) { return w->c->same[v]; }
 static bool uniform(const walker *w, ir_value v) { return w->c->uniform[v] != 0; }
+static int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
 
 static bool all_operands_uniform(const walker *w, const ir_op *op)
 {
@@ -20,14 +22,39 @@ static bool all_operands_uniform(const walker *w, const ir_op *op)
     return op->noperands > 0;
 }
 
-/* A value plus (or minus) a uniform tile keeps the value's runs. */
+/* A value plus (or minus) a tile constant over aligned runs keeps the
+ * value's runs within those (all runs are powers of two, so the smaller
+ * of two aligned runs lies inside the larger). */
 static int32_t run_of_offset(const walker *w, ir_value x, ir_value y, bool commutes)
 {
-    if (uniform(w, y))
-        return run_of(w, x);
-    if (commutes && uniform(w, x))
-        return run_of(w, y);
-    return 1;
+    int32_t run = uniform(w, y) ? run_of(w, x) : min32(run_of(w, x), same_of(w, y));
+    if (commutes) {
+        int32_t other = uniform(w, x) ? run_of(w, y) : min32(run_of(w, y), same_of(w, x));
+        if (other > run)
+            run = other;
+    }
+    return run;
+}
+
+/* sw.broadcast: with its last dim broadcast (from 1), positions hold one
+ * value over the trailing broadcast dims; otherwise a row of the result is
+ * a row of the operand, so runs and constant runs stay within a row. */
+static void shape_of_broadcast(const walker *w, const ir_op *op, int32_t *run, int32_t *same)
+{
+    int32_t xd[IR_MAX_RANK], rd[IR_MAX_RANK];
+    ir_value x = op->operands[0];
+    int rank = ir_tile_dims(ir_value_type(w->m, op->results[0]), rd);
+    ir_tile_dims(ir_value_type(w->m, x), xd);
+    if (xd[rank - 1] == 1) {
+        int32_t s = 1;
+        for (int k = rank - 1; k >= 0 && xd[k] == 1; k--)
+            s *= rd[k];
+        *run = 1;
+        *same = s;
+        return;
+    }
+    *run = min32(run_of(w, x), rd[rank - 1]);
+    *same = min32(same_of(w, x), rd[rank - 1]);
 }
 
 /* Integer casts keep consecutive values consecutive only when every source
@@ -49,7 +76,7 @@ static void analyze_op(walker *w, const ir_op *op);
 static void analyze_block(walker *w, const ir_block *b)
 {
     for (int i = 0; i < b->nargs; i++)
-        w->c->run[b->args[i]] = 1;
+        w->c->run[b->args[i]] = w->c->same[b->args[i]] = 1;
     for (const ir_op *op = b->first; op; op = op->next)
         analyze_op(w, op);
 }
@@ -60,17 +87,33 @@ static void analyze_op(walker *w, const ir_op *op)
         analyze_block(w, op->regions[r]);
     if (op->nresults != 1) {
         for (int i = 0; i < op->nresults; i++)
-            w->c->run[op->results[i]] = 1;
+            w->c->run[op->results[i]] = w->c->same[op->results[i]] = 1;
         return;
     }
     ir_value r = op->results[0];
     ir_type t = ir_value_type(w->m, r);
-    int32_t run = 1;
+    int32_t run = 1, same = 1;
     bool uni = false;
+    if ((ir_ops[op->kind].flags & (F_ELEM | F_PURE)) == (F_ELEM | F_PURE) && op->noperands > 0) {
+        /* an elementwise function of values constant over aligned runs */
+        same = t.len;
+        for (int i = 0; i < op->noperands; i++)
+            same = min32(same, same_of(w, op->operands[i]));
+    }
     switch (op->kind) {
     case IR_ARANGE: run = t.len; break;
     case IR_SPLAT:
     case IR_CONSTANT: uni = true; break;
+    case IR_RESHAPE:
+        run = run_of(w, op->operands[0]);
+        same = same_of(w, op->operands[0]);
+        uni = uniform(w, op->operands[0]);
+        break;
+    case IR_BROADCAST:
+        shape_of_broadcast(w, op, &run, &same);
+        uni = uniform(w, op->operands[0]);
+        break;
+    case IR_TRANS: uni = uniform(w, op->operands[0]); break;
     case IR_ADD: run = run_of_offset(w, op->operands[0], op->operands[1], true); break;
     case IR_SUB: run = run_of_offset(w, op->operands[0], op->operands[1], false); break;
     case IR_ADDPTR: run = run_of_offset(w, op->operands[0], op->operands[1], true); break;
@@ -87,6 +130,8 @@ static void analyze_op(walker *w, const ir_op *op)
                   (ir_dtype)elem.dtype != DT_I1;
     w->c->run[r] = counts && !uni && run > 1 ? run : 1;
     w->c->uniform[r] = uni;
+    int32_t len = ir_type_is_tile(t) ? t.len : 1;
+    w->c->same[r] = uni ? len : same < 1 ? 1 : same > len ? len : same;
 }
 
 bool contiguity_init(ir_module *m, contiguity *out)
@@ -94,11 +139,12 @@ bool contiguity_init(ir_module *m, contiguity *out)
     size_t n = (size_t)(m->nvalues > 0 ? m->nvalues : 1);
     out->nvalues = m->nvalues;
     out->run = arena_alloc(m->ar, sizeof(int32_t) * n);
+    out->same = arena_alloc(m->ar, sizeof(int32_t) * n);
     out->uniform = arena_alloc(m->ar, n);
-    if (!out->run || !out->uniform)
+    if (!out->run || !out->same || !out->uniform)
         return false;
     for (int32_t v = 0; v < m->nvalues; v++)
-        out->run[v] = 1;
+        out->run[v] = out->same[v] = 1;
     return true;
 }
 

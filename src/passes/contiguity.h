@@ -7,12 +7,21 @@
  * (all its elements equal: splats, constants and elementwise ops on them).
  * lower-simt turns runs into the `vec` promise of simt.load / simt.store.
  *
+ * Positions are a tile's row-major element order (tiles of any rank). For
+ * tiles of several dimensions the analysis also records a constant run s:
+ * positions [k*s, (k+1)*s) hold one value (a splat: its whole length), so
+ * that `rows[:, None] * stride + cols[None, :]` is known to run along its
+ * last dim.
+ *
  * Rules (docs/simt.md, "Contiguity"): sw.arange of N elements: N; a splat
- * or constant: 1 and uniform; add of a value and a uniform tile (either
- * order), sub of a uniform tile from a value, and sw.addptr of a value and a
- * uniform tile (either operand uniform): the value's run; a widening integer
- * cast (not from i1): unchanged; anything else (block arguments, loads,
- * selects, narrowing casts, products): 1.
+ * or constant: 1 and uniform; add of x and y: max(min(run x, same y),
+ * min(same x, run y)) (a uniform y keeps x's runs), sub: min(run x, same
+ * y), sw.addptr as add; a widening integer cast (not from i1): unchanged;
+ * sw.reshape: unchanged; sw.broadcast along the last dim: runs of the
+ * broadcast trailing dims' size are constant, and otherwise the operand's
+ * runs within one row; anything else (block arguments, loads, selects,
+ * narrowing casts, products): 1, and the least constant run of its
+ * operands for pure elementwise ops.
  */
 #ifndef SWAGE_PASSES_CONTIGUITY_H
 #define SWAGE_PASSES_CONTIGUITY_H
@@ -21,6 +30,7 @@
 
 typedef struct contiguity {
     int32_t *run;     /* per value: run length (>= 1) */
+    int32_t *same;    /* per value: constant run length (>= 1; a tile's length when uniform) */
     uint8_t *uniform; /* per value: every element equal */
     int32_t nvalues;  /* values that existed when the analysis ran */
 } contiguity;

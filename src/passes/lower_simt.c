@@ -12,35 +12,13 @@
  * ops, constants, splats, sw.for / sw.if results and block arguments need
  * nothing else); (4) rewrite the ops that speak of the grid, the whole
  * tile, or memory. */
-#include "contiguity.h"
+#include "lower_simt_internal.h"
 #include "../ir/builder.h"
 #include "passes.h"
 #include "../ir/scalar.h"
 
+#include <stdlib.h>
 #include <string.h>
-
-enum {
-    SIMT_MIN_THREADS = 32,
-    SIMT_MAX_THREADS = 128,
-    SIMT_WARP = 32,
-    /* The reduction scratch: one 8-byte slot per warp of the largest CTA. */
-    SIMT_REDUCE_SCRATCH = 32 * 8,
-};
-
-/* The state of lowering one func.func. */
-typedef struct lowerer {
-    ir_module *m;
-    diag *d;
-    ir_op *func;
-    int32_t threads;       /* T: simt.num_threads */
-    int32_t group;         /* G: threads per program (sw.program_threads; T when absent) */
-    bool uses_scratch;     /* some reduction went through shared memory */
-    int32_t smem_need;     /* bytes of shared memory scans, gathers and histograms need */
-    ir_type *semantic;     /* the types values had before the pass (tiles) */
-    int32_t nsemantic;     /* values that existed before the pass */
-    contiguity contig;
-    ir_value thread_id;    /* simt.thread_id at the top of the body, or IR_NO_VALUE */
-} lowerer;
 
 static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
@@ -63,7 +41,7 @@ static int32_t choose_threads(int32_t max_len)
 
 /* ---- layout --------------------------------------------------------------- */
 
-static int32_t tile_len(const lowerer *lw, ir_value v)
+int32_t ls_tile_len(const lowerer *lw, ir_value v)
 {
     if (v < 0 || v >= lw->nsemantic || lw->semantic[v].kind != TY_TILE) {
         sw_unreachable(lw->d, "lower-simt: value %d was not a tile before the pass", (int)v);
@@ -72,21 +50,20 @@ static int32_t tile_len(const lowerer *lw, ir_value v)
     return lw->semantic[v].len;
 }
 
-static int32_t slots_of(const lowerer *lw, int32_t n) { return n > lw->group ? n / lw->group : 1; }
+int32_t ls_slots_of(const lowerer *lw, int32_t n) { return n > lw->group ? n / lw->group : 1; }
 
 static ir_type simt_type(const lowerer *lw, ir_type t)
 {
     if (t.kind != TY_TILE)
         return t;
-    t.kind = TY_VEC;
-    t.len = slots_of(lw, t.len);
-    return t;
+    /* every tile, of any rank, is laid out as its row-major elements */
+    return ir_type_like(ir_type_vec(DT_I32, ls_slots_of(lw, t.len)), ir_type_elem(t));
 }
 
 /* ---- builders ------------------------------------------------------------- */
 
 /* Builders: each creates one op right before `pos`, at pos's location. */
-static ir_op *emit_op(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
+ir_op *ls_emit_op(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
                       const ir_type *results, int nresults)
 {
     ir_op *op = ir_op_create(lw->m, kind, pos->loc, operands, n, results, nresults, 0);
@@ -94,54 +71,54 @@ static ir_op *emit_op(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *
     return op;
 }
 
-static ir_value emit(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
+ir_value ls_emit(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
                      ir_type result)
 {
-    return emit_op(lw, pos, kind, operands, n, &result, 1)->results[0];
+    return ls_emit_op(lw, pos, kind, operands, n, &result, 1)->results[0];
 }
 
-static ir_op *def_of(const lowerer *lw, ir_value v) { return lw->m->values[v].def; }
+ir_op *ls_def_of(const lowerer *lw, ir_value v) { return lw->m->values[v].def; }
 
-static ir_value const_scalar(lowerer *lw, ir_op *pos, ir_dtype dt, ir_scalar value)
+ir_value ls_const_scalar(lowerer *lw, ir_op *pos, ir_dtype dt, ir_scalar value)
 {
     ir_builder b = irb_before(lw->m, pos);
     return irb_const(&b, ir_type_scalar(dt), value);
 }
 
-static ir_value const_i32(lowerer *lw, ir_op *pos, int32_t value)
+ir_value ls_const_i32(lowerer *lw, ir_op *pos, int32_t value)
 {
-    return const_scalar(lw, pos, DT_I32, (ir_scalar){.i = value});
+    return ls_const_scalar(lw, pos, DT_I32, (ir_scalar){.i = value});
 }
 
-static ir_value binary(lowerer *lw, ir_op *pos, ir_op_kind kind, ir_value a, ir_value b)
+ir_value ls_binary(lowerer *lw, ir_op *pos, ir_op_kind kind, ir_value a, ir_value b)
 {
     ir_value operands[2] = {a, b};
-    return emit(lw, pos, kind, operands, 2, ir_value_type(lw->m, a));
+    return ls_emit(lw, pos, kind, operands, 2, ir_value_type(lw->m, a));
 }
 
-static ir_value cmp(lowerer *lw, ir_op *pos, const char *predicate, ir_value a, ir_value b)
+ir_value ls_cmp(lowerer *lw, ir_op *pos, const char *predicate, ir_value a, ir_value b)
 {
     ir_value operands[2] = {a, b};
     ir_type t = ir_type_like(ir_value_type(lw->m, a), ir_type_scalar(DT_I1));
-    ir_value r = emit(lw, pos, IR_CMP, operands, 2, t);
-    ir_attr_set_str(lw->m, def_of(lw, r), "predicate", predicate);
+    ir_value r = ls_emit(lw, pos, IR_CMP, operands, 2, t);
+    ir_attr_set_str(lw->m, ls_def_of(lw, r), "predicate", predicate);
     return r;
 }
 
-static ir_value cast(lowerer *lw, ir_op *pos, ir_value x, ir_type to)
+ir_value ls_cast(lowerer *lw, ir_op *pos, ir_value x, ir_type to)
 {
-    return emit(lw, pos, IR_CAST, &x, 1, to);
+    return ls_emit(lw, pos, IR_CAST, &x, 1, to);
 }
 
 /* sw.splat of a scalar or pointer to `slots` slots. */
-static ir_value splat(lowerer *lw, ir_op *pos, ir_value x, int32_t slots)
+ir_value ls_splat(lowerer *lw, ir_op *pos, ir_value x, int32_t slots)
 {
     ir_type t = ir_type_like(ir_type_vec(DT_I32, slots), ir_value_type(lw->m, x));
-    return emit(lw, pos, IR_SPLAT, &x, 1, t);
+    return ls_emit(lw, pos, IR_SPLAT, &x, 1, t);
 }
 
 /* simt.thread_id, created once per function as the first op of its body. */
-static ir_value thread_id(lowerer *lw)
+ir_value ls_thread_id(lowerer *lw)
 {
     if (lw->thread_id == IR_NO_VALUE) {
         ir_type i32 = ir_type_scalar(DT_I32);
@@ -154,35 +131,62 @@ static ir_value thread_id(lowerer *lw)
 
 /* This thread's index within its program's group of G threads (the
  * thread id itself when G = T). */
-static ir_value group_lane(lowerer *lw, ir_op *pos)
+ir_value ls_group_lane(lowerer *lw, ir_op *pos)
 {
     if (lw->group == lw->threads)
-        return thread_id(lw);
-    return binary(lw, pos, IR_AND, thread_id(lw), const_i32(lw, pos, lw->group - 1));
+        return ls_thread_id(lw);
+    return ls_binary(lw, pos, IR_AND, ls_thread_id(lw), ls_const_i32(lw, pos, lw->group - 1));
 }
 
 /* i1: this thread owns its slots of a tile of n elements (its lane in the
  * group < N / V); IR_NO_VALUE when every thread is an owner. */
-static ir_value owner_mask(lowerer *lw, ir_op *pos, int32_t n)
+ir_value ls_owner_mask(lowerer *lw, ir_op *pos, int32_t n)
 {
-    int32_t owners = n / slots_of(lw, n);
+    int32_t owners = n / ls_slots_of(lw, n);
     if (owners >= lw->group)
         return IR_NO_VALUE;
-    return cmp(lw, pos, "lt", group_lane(lw, pos), const_i32(lw, pos, owners));
+    return ls_cmp(lw, pos, "lt", ls_group_lane(lw, pos), ls_const_i32(lw, pos, owners));
 }
 
 /* i1: this thread is its group's first (it makes the group's scalar
  * stores and atomics). */
 static ir_value group_leader(lowerer *lw, ir_op *pos)
 {
-    return cmp(lw, pos, "eq", group_lane(lw, pos), const_i32(lw, pos, 0));
+    return ls_cmp(lw, pos, "eq", ls_group_lane(lw, pos), ls_const_i32(lw, pos, 0));
 }
 
 /* Replaces every use of op's result by v and drops op. */
-static void replace_op(lowerer *lw, ir_op *op, ir_value v)
+void ls_replace_op(lowerer *lw, ir_op *op, ir_value v)
 {
-    ir_replace_all_uses(lw->m, op->results[0], v);
+    ir_value old = op->results[0];
+    /* what replaces a semantic scalar is uniform (the SIMT contract) */
+    if (old < lw->nsemantic && lw->semantic[old].kind == TY_SCALAR && v >= lw->nsemantic)
+        ls_note_uniform(lw, v);
+    ir_replace_all_uses(lw->m, old, v);
     ir_op_erase(lw->m, op);
+}
+
+void ls_note_uniform(lowerer *lw, ir_value v)
+{
+    int32_t i = v - lw->nsemantic;
+    if (i >= lw->nuniform) {
+        int32_t cap = lw->nuniform ? lw->nuniform : 64;
+        while (cap <= i)
+            cap *= 2;
+        uint8_t *grown = realloc(lw->uniform, (size_t)cap);
+        if (!grown)
+            return; /* only a missed recomputation (lower_simt_shapes.c) */
+        memset(grown + lw->nuniform, 0, (size_t)(cap - lw->nuniform));
+        lw->uniform = grown;
+        lw->nuniform = cap;
+    }
+    lw->uniform[i] = 1;
+}
+
+bool ls_is_noted_uniform(const lowerer *lw, ir_value v)
+{
+    int32_t i = v - lw->nsemantic;
+    return i >= 0 && i < lw->nuniform && lw->uniform[i];
 }
 
 /* ---- step 1: what can be lowered, and T ------------------------------------ */
@@ -198,6 +202,14 @@ static bool check_tile(lowerer *lw, const ir_op *op, ir_value v, int32_t *max_le
                       "power-of-two tile lengths", ir_ops[op->kind].name, (int)t.len);
         return false;
     }
+    for (int i = 0; i < t.rank; i++)
+        if (!is_pow2(t.shape[i])) {
+            char buf[64];
+            diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
+                          "lower-simt: '%s' has a tile of type %s; the SIMT layout needs "
+                          "power-of-two dims", ir_ops[op->kind].name, ir_type_str(t, buf));
+            return false;
+        }
     if (t.len > *max_len)
         *max_len = t.len;
     return true;
@@ -306,14 +318,14 @@ static void lower_load(lowerer *lw, ir_op *op)
     }
     ir_value operands[3];
     for (int i = 0; i < op->noperands; i++)
-        operands[i] = splat(lw, op, op->operands[i], 1);
+        operands[i] = ls_splat(lw, op, op->operands[i], 1);
     ir_type scalar = ir_value_type(lw->m, op->results[0]);
-    ir_op *load = emit_op(lw, op, IR_SIMT_LOAD, operands, op->noperands,
+    ir_op *load = ls_emit_op(lw, op, IR_SIMT_LOAD, operands, op->noperands,
                                      (ir_type[]){ir_type_like(ir_type_vec(DT_I32, 1), scalar)}, 1);
     set_vec(lw, load, 1);
-    ir_value slot = emit(lw, op, IR_SIMT_VREDUCE, load->results, 1, scalar);
-    ir_attr_set_str(lw->m, def_of(lw, slot), "kind", "max");
-    replace_op(lw, op, slot);
+    ir_value slot = ls_emit(lw, op, IR_SIMT_VREDUCE, load->results, 1, scalar);
+    ir_attr_set_str(lw->m, ls_def_of(lw, slot), "kind", "max");
+    ls_replace_op(lw, op, slot);
 }
 
 /* Stores are made by owners only: replicated copies (tid >= N / V) are
@@ -326,10 +338,10 @@ static void lower_tile_write(lowerer *lw, ir_op *op, ir_op_kind kind, int32_t ve
     ir_value ptr = op->operands[0], value = op->operands[1];
     ir_value mask = op->noperands == 3 ? op->operands[2] : IR_NO_VALUE;
     ir_type ptr_type = ir_value_type(lw->m, ptr);
-    ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
+    ir_value owner = ls_owner_mask(lw, op, ls_tile_len(lw, ptr));
     if (owner != IR_NO_VALUE) {
-        ir_value owners = splat(lw, op, owner, ptr_type.len);
-        mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
+        ir_value owners = ls_splat(lw, op, owner, ptr_type.len);
+        mask = mask == IR_NO_VALUE ? owners : ls_binary(lw, op, IR_AND, mask, owners);
     }
     ir_value operands[3] = {ptr, value, mask};
     ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
@@ -347,8 +359,8 @@ static void lower_store(lowerer *lw, ir_op *op)
     }
     ir_value first = group_leader(lw, op);
     if (mask != IR_NO_VALUE)
-        first = binary(lw, op, IR_AND, mask, first);
-    ir_value operands[3] = {splat(lw, op, ptr, 1), splat(lw, op, value, 1), splat(lw, op, first, 1)};
+        first = ls_binary(lw, op, IR_AND, mask, first);
+    ir_value operands[3] = {ls_splat(lw, op, ptr, 1), ls_splat(lw, op, value, 1), ls_splat(lw, op, first, 1)};
     ir_op_set_operands(lw->m, op, operands, 3);
     op->kind = IR_SIMT_STORE;
     set_vec(lw, op, 1);
@@ -374,12 +386,12 @@ static void lower_store(lowerer *lw, ir_op *op)
  * arithmetic does). The result is cast back to the element type. */
 /* A butterfly shuffle within the program's group (the whole warp when G
  * >= 32). */
-static ir_value shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset)
+ir_value ls_shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset)
 {
-    ir_value q = emit(lw, pos, IR_SIMT_SHFL_XOR, &p, 1, ir_value_type(lw->m, p));
-    ir_attr_set_int(lw->m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
+    ir_value q = ls_emit(lw, pos, IR_SIMT_SHFL_XOR, &p, 1, ir_value_type(lw->m, p));
+    ir_attr_set_int(lw->m, ls_def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
     if (lw->group < SIMT_WARP)
-        ir_attr_set_int(lw->m, def_of(lw, q), "width", ir_type_scalar(DT_I32), lw->group);
+        ir_attr_set_int(lw->m, ls_def_of(lw, q), "width", ir_type_scalar(DT_I32), lw->group);
     return q;
 }
 
@@ -392,26 +404,26 @@ static ir_value broadcast_from_leader(lowerer *lw, ir_op *pos, ir_value p)
     if (lw->group == 1)
         return p;
     if (lw->group <= SIMT_WARP) {
-        ir_value q = emit(lw, pos, IR_SIMT_SHFL_IDX, &p, 1, ir_value_type(m, p));
-        ir_attr_set_int(m, def_of(lw, q), "lane", ir_type_scalar(DT_I32), 0);
-        ir_attr_set_int(m, def_of(lw, q), "width", ir_type_scalar(DT_I32), lw->group);
+        ir_value q = ls_emit(lw, pos, IR_SIMT_SHFL_IDX, &p, 1, ir_value_type(m, p));
+        ir_attr_set_int(m, ls_def_of(lw, q), "lane", ir_type_scalar(DT_I32), 0);
+        ir_attr_set_int(m, ls_def_of(lw, q), "width", ir_type_scalar(DT_I32), lw->group);
         return q;
     }
-    ir_value store[3] = {const_i32(lw, pos, 0), p, group_leader(lw, pos)};
-    ir_op *st = emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
+    ir_value store[3] = {ls_const_i32(lw, pos, 0), p, group_leader(lw, pos)};
+    ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
     ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
-    emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
-    ir_value index = const_i32(lw, pos, 0);
-    ir_value q = emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, ir_value_type(m, p));
-    ir_attr_set_int(m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), 0);
-    emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ir_value index = ls_const_i32(lw, pos, 0);
+    ir_value q = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, ir_value_type(m, p));
+    ir_attr_set_int(m, ls_def_of(lw, q), "offset", ir_type_scalar(DT_I32), 0);
+    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
     lw->uses_scratch = true;
     return q;
 }
 
-static void barrier(lowerer *lw, ir_op *pos)
+void ls_barrier(lowerer *lw, ir_op *pos)
 {
-    emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
 }
 
 /* Step 4: one partial per warp through shared memory (offset 0, one
@@ -420,22 +432,22 @@ static ir_value combine_warps(lowerer *lw, ir_op *pos, ir_value p, ir_op_kind co
 {
     ir_module *m = lw->m;
     ir_type acc = ir_value_type(m, p);
-    ir_value tid = thread_id(lw);
-    ir_value lane = binary(lw, pos, IR_AND, tid, const_i32(lw, pos, SIMT_WARP - 1));
-    ir_value warp = binary(lw, pos, IR_SHR, tid, const_i32(lw, pos, 5));
-    ir_value leader = cmp(lw, pos, "eq", lane, const_i32(lw, pos, 0));
+    ir_value tid = ls_thread_id(lw);
+    ir_value lane = ls_binary(lw, pos, IR_AND, tid, ls_const_i32(lw, pos, SIMT_WARP - 1));
+    ir_value warp = ls_binary(lw, pos, IR_SHR, tid, ls_const_i32(lw, pos, 5));
+    ir_value leader = ls_cmp(lw, pos, "eq", lane, ls_const_i32(lw, pos, 0));
     ir_value store[3] = {warp, p, leader};
-    ir_op *st = emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
+    ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
     ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
-    barrier(lw, pos);
+    ls_barrier(lw, pos);
     ir_value total = IR_NO_VALUE;
     for (int32_t w = 0; w < warps; w++) {
-        ir_value index = const_i32(lw, pos, w);
-        ir_value part = emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
-        ir_attr_set_int(m, def_of(lw, part), "offset", ir_type_scalar(DT_I32), 0);
-        total = w == 0 ? part : binary(lw, pos, combine, total, part);
+        ir_value index = ls_const_i32(lw, pos, w);
+        ir_value part = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
+        ir_attr_set_int(m, ls_def_of(lw, part), "offset", ir_type_scalar(DT_I32), 0);
+        total = w == 0 ? part : ls_binary(lw, pos, combine, total, part);
     }
-    barrier(lw, pos);
+    ls_barrier(lw, pos);
     lw->uses_scratch = true;
     return total;
 }
@@ -451,28 +463,28 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
         return IR_NO_VALUE;
     }
     ir_value x = op->operands[0];
-    int32_t n = tile_len(lw, x);
+    int32_t n = ls_tile_len(lw, x);
     ir_type xt = ir_value_type(m, x);
     ir_dtype dt = (ir_dtype)xt.dtype, acc = ir_reduce_accumulator(dt);
     ir_type acc_type = ir_type_scalar(acc);
     if (acc != dt)
-        x = cast(lw, op, x, ir_type_vec(acc, xt.len));
+        x = ls_cast(lw, op, x, ir_type_vec(acc, xt.len));
 
-    ir_value p = emit(lw, op, IR_SIMT_VREDUCE, &x, 1, acc_type);
-    ir_attr_set_str(m, def_of(lw, p), "kind", kind);
+    ir_value p = ls_emit(lw, op, IR_SIMT_VREDUCE, &x, 1, acc_type);
+    ir_attr_set_str(m, ls_def_of(lw, p), "kind", kind);
 
-    ir_value owner = owner_mask(lw, op, n);
+    ir_value owner = ls_owner_mask(lw, op, n);
     if (owner != IR_NO_VALUE) {
         ir_scalar identity;
         if (!ir_eval_reduce_identity(kind, acc, &identity))
             sw_unreachable(lw->d, "lower-simt: no identity for '%s' on %s", kind, ir_dtypes[acc].name);
-        ir_value select[3] = {owner, p, const_scalar(lw, op, acc, identity)};
-        p = emit(lw, op, IR_SELECT, select, 3, acc_type);
+        ir_value select[3] = {owner, p, ls_const_scalar(lw, op, acc, identity)};
+        p = ls_emit(lw, op, IR_SELECT, select, 3, acc_type);
     }
 
     int32_t lanes = lw->group < SIMT_WARP ? lw->group : SIMT_WARP;
     for (int offset = lanes / 2; offset >= 1; offset /= 2)
-        p = binary(lw, op, combine, p, shfl_xor(lw, op, p, offset));
+        p = ls_binary(lw, op, combine, p, ls_shfl_xor(lw, op, p, offset));
 
     int32_t warps = lw->group / SIMT_WARP;
     if (warps > 1)
@@ -480,8 +492,8 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
 
     if (acc != dt) {
         if (dt == DT_I1 && combine == IR_ADD)
-            p = binary(lw, op, IR_AND, p, const_i32(lw, op, 1));
-        p = cast(lw, op, p, ir_type_scalar(dt));
+            p = ls_binary(lw, op, IR_AND, p, ls_const_i32(lw, op, 1));
+        p = ls_cast(lw, op, p, ir_type_scalar(dt));
     }
     return p;
 }
@@ -492,48 +504,47 @@ static ir_value lower_reduce(lowerer *lw, ir_op *op)
  * bytes start at offset 0 like the reduction scratch (every sequence ends
  * with a barrier, so uses never overlap); the function's simt.smem_bytes
  * is the most any of them needs. */
-enum { SIMT_SMEM_LIMIT = 48 * 1024 };
 
 static int32_t align8(int32_t x) { return (x + 7) & ~7; }
 
-static void need_smem(lowerer *lw, int32_t bytes)
+void ls_need_smem(lowerer *lw, int32_t bytes)
 {
     if (bytes > lw->smem_need)
         lw->smem_need = bytes;
 }
 
-static ir_value i32_const(lowerer *lw, ir_op *pos, int32_t v) { return const_i32(lw, pos, v); }
+ir_value ls_i32_const(lowerer *lw, ir_op *pos, int32_t v) { return ls_const_i32(lw, pos, v); }
 
-static void smem_store(lowerer *lw, ir_op *pos, int32_t offset, ir_value index, ir_value value, ir_value mask)
+void ls_smem_store(lowerer *lw, ir_op *pos, int32_t offset, ir_value index, ir_value value, ir_value mask)
 {
     ir_value operands[3] = {index, value, mask};
-    ir_op *st = emit_op(lw, pos, IR_SIMT_SMEM_STORE, operands, mask == IR_NO_VALUE ? 2 : 3, NULL, 0);
+    ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, operands, mask == IR_NO_VALUE ? 2 : 3, NULL, 0);
     ir_attr_set_int(lw->m, st, "offset", ir_type_scalar(DT_I32), offset);
 }
 
-static ir_value smem_load(lowerer *lw, ir_op *pos, int32_t offset, ir_value index, ir_dtype dt)
+ir_value ls_smem_load(lowerer *lw, ir_op *pos, int32_t offset, ir_value index, ir_dtype dt)
 {
     ir_type t = ir_type_like(ir_value_type(lw->m, index), ir_type_scalar(dt));
-    ir_value r = emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, t);
-    ir_attr_set_int(lw->m, def_of(lw, r), "offset", ir_type_scalar(DT_I32), offset);
+    ir_value r = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, t);
+    ir_attr_set_int(lw->m, ls_def_of(lw, r), "offset", ir_type_scalar(DT_I32), offset);
     return r;
 }
 
 /* simt.tile_index of a tile of n elements from 0: this thread's element
  * indices. */
-static ir_value tile_index(lowerer *lw, ir_op *pos, int32_t n)
+ir_value ls_tile_index(lowerer *lw, ir_op *pos, int32_t n)
 {
-    ir_value r = emit(lw, pos, IR_SIMT_TILE_INDEX, NULL, 0, ir_type_vec(DT_I32, slots_of(lw, n)));
-    ir_attr_set_int(lw->m, def_of(lw, r), "len", ir_type_scalar(DT_I32), n);
-    ir_attr_set_int(lw->m, def_of(lw, r), "start", ir_type_scalar(DT_I32), 0);
+    ir_value r = ls_emit(lw, pos, IR_SIMT_TILE_INDEX, NULL, 0, ir_type_vec(DT_I32, ls_slots_of(lw, n)));
+    ir_attr_set_int(lw->m, ls_def_of(lw, r), "len", ir_type_scalar(DT_I32), n);
+    ir_attr_set_int(lw->m, ls_def_of(lw, r), "start", ir_type_scalar(DT_I32), 0);
     return r;
 }
 
 /* The owner mask of a tile of n elements as a vector (IR_NO_VALUE: all). */
-static ir_value owner_vec(lowerer *lw, ir_op *pos, int32_t n)
+ir_value ls_owner_vec(lowerer *lw, ir_op *pos, int32_t n)
 {
-    ir_value owner = owner_mask(lw, pos, n);
-    return owner == IR_NO_VALUE ? owner : splat(lw, pos, owner, slots_of(lw, n));
+    ir_value owner = ls_owner_mask(lw, pos, n);
+    return owner == IR_NO_VALUE ? owner : ls_splat(lw, pos, owner, ls_slots_of(lw, n));
 }
 
 /* simt.shfl_up of a scalar; types narrower than 16 bits travel as i32. */
@@ -541,28 +552,21 @@ static ir_value shfl_up(lowerer *lw, ir_op *pos, ir_value p, int offset)
 {
     ir_type t = ir_value_type(lw->m, p);
     bool widen = ir_dtypes[t.dtype].bits < 16;
-    ir_value x = widen ? cast(lw, pos, p, ir_type_scalar(DT_I32)) : p;
-    ir_value q = emit(lw, pos, IR_SIMT_SHFL_UP, &x, 1, ir_value_type(lw->m, x));
-    ir_attr_set_int(lw->m, def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
-    return widen ? cast(lw, pos, q, t) : q;
+    ir_value x = widen ? ls_cast(lw, pos, p, ir_type_scalar(DT_I32)) : p;
+    ir_value q = ls_emit(lw, pos, IR_SIMT_SHFL_UP, &x, 1, ir_value_type(lw->m, x));
+    ir_attr_set_int(lw->m, ls_def_of(lw, q), "offset", ir_type_scalar(DT_I32), offset);
+    return widen ? ls_cast(lw, pos, q, t) : q;
 }
 
-/* A scan or reduction being lowered: its combine region, cloned at every
- * combine point. */
-typedef struct combiner {
-    const ir_op *op;
-    int k;
-    ir_value *map; /* old value -> clone, for values before the pass */
-} combiner;
-
+/* What a value of the combine region stands for at the combine point. */
 static ir_value remap(const combiner *cb, const lowerer *lw, ir_value v)
 {
     return v >= 0 && v < lw->nsemantic && cb->map[v] != IR_NO_VALUE ? cb->map[v] : v;
 }
 
 /* out = combine(acc, x) (k values each), the region's ops cloned before pos. */
-static void combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
-                       ir_value *out)
+void ls_combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
+                   ir_value *out)
 {
     const ir_block *b = cb->op->regions[0];
     for (int32_t v = 0; v < lw->nsemantic; v++)
@@ -586,11 +590,11 @@ static void select_all(lowerer *lw, ir_op *pos, int k, ir_value cond, const ir_v
 {
     for (int i = 0; i < k; i++) {
         ir_value s[3] = {cond, a[i], b_inout[i]};
-        b_inout[i] = emit(lw, pos, IR_SELECT, s, 3, ir_value_type(lw->m, a[i]));
+        b_inout[i] = ls_emit(lw, pos, IR_SELECT, s, 3, ir_value_type(lw->m, a[i]));
     }
 }
 
-static bool whole_cta(lowerer *lw, ir_op *op)
+bool ls_whole_cta(lowerer *lw, ir_op *op)
 {
     if (lw->group == lw->threads)
         return true;
@@ -601,10 +605,10 @@ static bool whole_cta(lowerer *lw, ir_op *op)
     return false;
 }
 
-static bool smem_fits(lowerer *lw, ir_op *op, int32_t bytes)
+bool ls_smem_fits(lowerer *lw, ir_op *op, int32_t bytes)
 {
     if (bytes <= SIMT_SMEM_LIMIT) {
-        need_smem(lw, bytes);
+        ls_need_smem(lw, bytes);
         return true;
     }
     diag_error_at(lw->d, DIAG_COMPILE, &lw->m->src, op->loc,
@@ -637,9 +641,9 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     ir_module *m = lw->m;
     bool scan = op->kind == IR_SCAN;
     int k = op->noperands;
-    int32_t n = tile_len(lw, op->operands[0]);
-    int32_t T = lw->threads, W = T / SIMT_WARP, vc = slots_of(lw, n);
-    if (!whole_cta(lw, op))
+    int32_t n = ls_tile_len(lw, op->operands[0]);
+    int32_t T = lw->threads, W = T / SIMT_WARP, vc = ls_slots_of(lw, n);
+    if (!ls_whole_cta(lw, op))
         return false;
     if (k > MAX_COMBINED || vc > MAX_SLOTS) {
         sw_unreachable(lw->d, "lower-simt: a scan of %d values over %d slots", k, (int)vc);
@@ -658,7 +662,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         off_s[i] = bytes;
         bytes = align8(bytes + (SIMT_WARP + 1) * ir_dtypes[dt[i]].bytes);
     }
-    if (!smem_fits(lw, op, bytes))
+    if (!ls_smem_fits(lw, op, bytes))
         return false;
     combiner cb = {.op = op, .k = k, .map = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(lw->nsemantic + 1))};
     if (!cb.map) {
@@ -667,38 +671,38 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     }
 
     /* A. */
-    ir_value pos = tile_index(lw, op, n);
+    ir_value pos = ls_tile_index(lw, op, n);
     if (reverse)
-        pos = binary(lw, op, IR_SUB, splat(lw, op, i32_const(lw, op, n - 1), slots_of(lw, n)), pos);
-    ir_value owners = owner_vec(lw, op, n);
+        pos = ls_binary(lw, op, IR_SUB, ls_splat(lw, op, ls_i32_const(lw, op, n - 1), ls_slots_of(lw, n)), pos);
+    ir_value owners = ls_owner_vec(lw, op, n);
     for (int i = 0; i < k; i++)
-        smem_store(lw, op, off_d[i], pos, op->operands[i], owners);
-    barrier(lw, op);
+        ls_smem_store(lw, op, off_d[i], pos, op->operands[i], owners);
+    ls_barrier(lw, op);
 
     /* B. */
-    ir_value tid = thread_id(lw);
-    ir_value base = vc > 1 ? binary(lw, op, IR_MUL, tid, i32_const(lw, op, vc)) : tid;
+    ir_value tid = ls_thread_id(lw);
+    ir_value base = vc > 1 ? ls_binary(lw, op, IR_MUL, tid, ls_i32_const(lw, op, vc)) : tid;
     if (n < T)
-        base = binary(lw, op, IR_MINIMUM, base, i32_const(lw, op, n - 1));
+        base = ls_binary(lw, op, IR_MINIMUM, base, ls_i32_const(lw, op, n - 1));
     ir_value *s = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(vc * k));
     for (int32_t j = 0; j < vc; j++) {
-        ir_value p = j ? binary(lw, op, IR_ADD, base, i32_const(lw, op, j)) : base;
+        ir_value p = j ? ls_binary(lw, op, IR_ADD, base, ls_i32_const(lw, op, j)) : base;
         for (int i = 0; i < k; i++)
-            s[j * k + i] = smem_load(lw, op, off_d[i], p, dt[i]);
+            s[j * k + i] = ls_smem_load(lw, op, off_d[i], p, dt[i]);
         if (j)
-            combine_at(lw, op, &cb, &s[(j - 1) * k], &s[j * k], &s[j * k]);
+            ls_combine_at(lw, op, &cb, &s[(j - 1) * k], &s[j * k], &s[j * k]);
     }
 
     /* C. */
     ir_value cur[MAX_COMBINED], up[MAX_COMBINED], comb[MAX_COMBINED];
     for (int i = 0; i < k; i++)
         cur[i] = s[(vc - 1) * k + i];
-    ir_value lane = binary(lw, op, IR_AND, tid, i32_const(lw, op, SIMT_WARP - 1));
+    ir_value lane = ls_binary(lw, op, IR_AND, tid, ls_i32_const(lw, op, SIMT_WARP - 1));
     for (int o = 1; o < SIMT_WARP; o *= 2) {
         for (int i = 0; i < k; i++)
             up[i] = shfl_up(lw, op, cur[i], o);
-        combine_at(lw, op, &cb, up, cur, comb);
-        select_all(lw, op, k, cmp(lw, op, "ge", lane, i32_const(lw, op, o)), comb, cur);
+        ls_combine_at(lw, op, &cb, up, cur, comb);
+        select_all(lw, op, k, ls_cmp(lw, op, "ge", lane, ls_i32_const(lw, op, o)), comb, cur);
     }
 
     /* D. */
@@ -707,37 +711,40 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         incl[i] = cur[i];
     ir_value warp = IR_NO_VALUE;
     if (W > 1) {
-        warp = binary(lw, op, IR_SHR, tid, i32_const(lw, op, 5));
-        ir_value last = cmp(lw, op, "eq", lane, i32_const(lw, op, SIMT_WARP - 1));
+        warp = ls_binary(lw, op, IR_SHR, tid, ls_i32_const(lw, op, 5));
+        ir_value last = ls_cmp(lw, op, "eq", lane, ls_i32_const(lw, op, SIMT_WARP - 1));
         for (int i = 0; i < k; i++)
-            smem_store(lw, op, off_s[i], warp, cur[i], last);
-        barrier(lw, op);
+            ls_smem_store(lw, op, off_s[i], warp, cur[i], last);
+        ls_barrier(lw, op);
         ir_value run[MAX_COMBINED], next[MAX_COMBINED];
         for (int i = 0; i < k; i++)
-            run[i] = pref[i] = smem_load(lw, op, off_s[i], i32_const(lw, op, 0), dt[i]);
+            run[i] = pref[i] = ls_smem_load(lw, op, off_s[i], ls_i32_const(lw, op, 0), dt[i]);
         for (int w = 1; w + 1 < W; w++) {
             for (int i = 0; i < k; i++)
-                next[i] = smem_load(lw, op, off_s[i], i32_const(lw, op, w), dt[i]);
-            combine_at(lw, op, &cb, run, next, run);
-            select_all(lw, op, k, cmp(lw, op, "eq", warp, i32_const(lw, op, w + 1)), run, pref);
+                next[i] = ls_smem_load(lw, op, off_s[i], ls_i32_const(lw, op, w), dt[i]);
+            ls_combine_at(lw, op, &cb, run, next, run);
+            select_all(lw, op, k, ls_cmp(lw, op, "eq", warp, ls_i32_const(lw, op, w + 1)), run, pref);
         }
-        combine_at(lw, op, &cb, pref, cur, comb);
-        select_all(lw, op, k, cmp(lw, op, "ge", warp, i32_const(lw, op, 1)), comb, incl);
+        ls_combine_at(lw, op, &cb, pref, cur, comb);
+        select_all(lw, op, k, ls_cmp(lw, op, "ge", warp, ls_i32_const(lw, op, 1)), comb, incl);
     } else if (scan) {
-        barrier(lw, op); /* the loads of B before the stores of E */
+        ls_barrier(lw, op); /* the loads of B before the stores of E */
     }
 
     if (!scan) {
         /* E, a reduction: the last position is in thread min(N, T) - 1. */
         int32_t holder = (n < T ? n : T) - 1;
-        ir_value holds = cmp(lw, op, "eq", tid, i32_const(lw, op, holder));
-        ir_value at = i32_const(lw, op, SIMT_WARP);
+        ir_value holds = ls_cmp(lw, op, "eq", tid, ls_i32_const(lw, op, holder));
+        ir_value at = ls_i32_const(lw, op, SIMT_WARP);
         for (int i = 0; i < k; i++)
-            smem_store(lw, op, off_s[i], at, incl[i], holds);
-        barrier(lw, op);
-        for (int i = 0; i < k; i++)
-            ir_replace_all_uses(m, op->results[i], smem_load(lw, op, off_s[i], at, dt[i]));
-        barrier(lw, op);
+            ls_smem_store(lw, op, off_s[i], at, incl[i], holds);
+        ls_barrier(lw, op);
+        for (int i = 0; i < k; i++) {
+            ir_value total = ls_smem_load(lw, op, off_s[i], at, dt[i]);
+            ls_note_uniform(lw, total);
+            ir_replace_all_uses(m, op->results[i], total);
+        }
+        ls_barrier(lw, op);
         ir_op_erase(m, op);
         return true;
     }
@@ -747,21 +754,21 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     for (int i = 0; i < k; i++)
         ex[i] = shfl_up(lw, op, incl[i], 1);
     if (W > 1)
-        select_all(lw, op, k, cmp(lw, op, "eq", lane, i32_const(lw, op, 0)), pref, ex);
-    ir_value has_prev = cmp(lw, op, "ge", tid, i32_const(lw, op, 1));
-    ir_value valid = n < T ? cmp(lw, op, "lt", tid, i32_const(lw, op, n)) : IR_NO_VALUE;
+        select_all(lw, op, k, ls_cmp(lw, op, "eq", lane, ls_i32_const(lw, op, 0)), pref, ex);
+    ir_value has_prev = ls_cmp(lw, op, "ge", tid, ls_i32_const(lw, op, 1));
+    ir_value valid = n < T ? ls_cmp(lw, op, "lt", tid, ls_i32_const(lw, op, n)) : IR_NO_VALUE;
     for (int32_t j = 0; j < vc; j++) {
         ir_value *sj = &s[j * k];
-        combine_at(lw, op, &cb, ex, sj, comb);
+        ls_combine_at(lw, op, &cb, ex, sj, comb);
         select_all(lw, op, k, has_prev, comb, sj);
-        ir_value p = j ? binary(lw, op, IR_ADD, base, i32_const(lw, op, j)) : base;
+        ir_value p = j ? ls_binary(lw, op, IR_ADD, base, ls_i32_const(lw, op, j)) : base;
         for (int i = 0; i < k; i++)
-            smem_store(lw, op, off_d[i], p, sj[i], valid);
+            ls_smem_store(lw, op, off_d[i], p, sj[i], valid);
     }
-    barrier(lw, op);
+    ls_barrier(lw, op);
     for (int i = 0; i < k; i++)
-        ir_replace_all_uses(m, op->results[i], smem_load(lw, op, off_d[i], pos, dt[i]));
-    barrier(lw, op);
+        ir_replace_all_uses(m, op->results[i], ls_smem_load(lw, op, off_d[i], pos, dt[i]));
+    ls_barrier(lw, op);
     ir_op_erase(m, op);
     return true;
 }
@@ -773,27 +780,27 @@ static bool lower_gather(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
     ir_value src = op->operands[0], index = op->operands[1];
-    int32_t n = tile_len(lw, src);
+    int32_t n = ls_tile_len(lw, src);
     ir_type it = ir_value_type(m, index), rt = ir_value_type(m, op->results[0]);
     ir_dtype dt = (ir_dtype)rt.dtype, idt = (ir_dtype)it.dtype;
-    if (!whole_cta(lw, op) || !smem_fits(lw, op, n * ir_dtypes[dt].bytes))
+    if (!ls_whole_cta(lw, op) || !ls_smem_fits(lw, op, n * ir_dtypes[dt].bytes))
         return false;
-    smem_store(lw, op, 0, tile_index(lw, op, n), src, owner_vec(lw, op, n));
-    barrier(lw, op);
+    ls_smem_store(lw, op, 0, ls_tile_index(lw, op, n), src, ls_owner_vec(lw, op, n));
+    ls_barrier(lw, op);
     ir_builder b = irb_before(m, op);
     ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
     ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, n));
-    ir_value inside = binary(lw, op, IR_AND, cmp(lw, op, "ge", index, zero_i), cmp(lw, op, "lt", index, n_i));
+    ir_value inside = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", index, zero_i), ls_cmp(lw, op, "lt", index, n_i));
     ir_value sel[3] = {inside, index, zero_i};
-    ir_value safe = emit(lw, op, IR_SELECT, sel, 3, it);
+    ir_value safe = ls_emit(lw, op, IR_SELECT, sel, 3, it);
     if (idt != DT_I32)
-        safe = cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
-    ir_value got = smem_load(lw, op, 0, safe, dt);
+        safe = ls_cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    ir_value got = ls_smem_load(lw, op, 0, safe, dt);
     ir_value zero = irb_const(&b, rt, (ir_scalar){0});
     ir_value pick[3] = {inside, got, zero};
-    ir_value r = emit(lw, op, IR_SELECT, pick, 3, rt);
-    barrier(lw, op);
-    replace_op(lw, op, r);
+    ir_value r = ls_emit(lw, op, IR_SELECT, pick, 3, rt);
+    ls_barrier(lw, op);
+    ls_replace_op(lw, op, r);
     return true;
 }
 
@@ -805,34 +812,34 @@ static bool lower_histogram(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
     ir_value x = op->operands[0];
-    int32_t n = tile_len(lw, x), bins = tile_len(lw, op->results[0]);
+    int32_t n = ls_tile_len(lw, x), bins = ls_tile_len(lw, op->results[0]);
     ir_type xt = ir_value_type(m, x), rt = ir_value_type(m, op->results[0]);
-    if (!whole_cta(lw, op) || !smem_fits(lw, op, n * 4))
+    if (!ls_whole_cta(lw, op) || !ls_smem_fits(lw, op, n * 4))
         return false;
     ir_builder b = irb_before(m, op);
     ir_value zero_x = irb_const(&b, xt, (ir_scalar){.i = 0});
     ir_value bins_x = irb_const(&b, xt, ir_scalar_from_int((ir_dtype)xt.dtype, bins));
-    ir_value ok = binary(lw, op, IR_AND, cmp(lw, op, "ge", x, zero_x), cmp(lw, op, "lt", x, bins_x));
+    ir_value ok = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", x, zero_x), ls_cmp(lw, op, "lt", x, bins_x));
     if (op->noperands == 2)
-        ok = binary(lw, op, IR_AND, ok, op->operands[1]);
+        ok = ls_binary(lw, op, IR_AND, ok, op->operands[1]);
     ir_type i32v = ir_type_vec(DT_I32, xt.len);
-    ir_value xi = xt.dtype == DT_I32 ? x : cast(lw, op, x, i32v);
+    ir_value xi = xt.dtype == DT_I32 ? x : ls_cast(lw, op, x, i32v);
     ir_value sel[3] = {ok, xi, irb_const(&b, i32v, ir_scalar_from_int(DT_I32, -1))};
-    ir_value bin = emit(lw, op, IR_SELECT, sel, 3, i32v);
-    smem_store(lw, op, 0, tile_index(lw, op, n), bin, owner_vec(lw, op, n));
-    barrier(lw, op);
-    ir_value mine = tile_index(lw, op, bins);
+    ir_value bin = ls_emit(lw, op, IR_SELECT, sel, 3, i32v);
+    ls_smem_store(lw, op, 0, ls_tile_index(lw, op, n), bin, ls_owner_vec(lw, op, n));
+    ls_barrier(lw, op);
+    ir_value mine = ls_tile_index(lw, op, bins);
     ir_value zero = irb_const(&b, rt, (ir_scalar){.i = 0});
-    ir_op *loop = irb_for(&b, i32_const(lw, op, 0), i32_const(lw, op, n), i32_const(lw, op, 1), &zero, 1);
+    ir_op *loop = irb_for(&b, ls_i32_const(lw, op, 0), ls_i32_const(lw, op, n), ls_i32_const(lw, op, 1), &zero, 1);
     ir_block *body = loop->regions[0];
     ir_builder in = irb_at_end(m, body, op->loc);
     ir_value v = irb(&in, IR_SIMT_SMEM_LOAD, &body->args[0], 1, ir_type_scalar(DT_I32));
-    ir_attr_set_int(m, def_of(lw, v), "offset", ir_type_scalar(DT_I32), 0);
+    ir_attr_set_int(m, ls_def_of(lw, v), "offset", ir_type_scalar(DT_I32), 0);
     ir_value same = irb_cmp(&in, "eq", irb_splat(&in, v, rt), mine);
     ir_value add = irb_binary(&in, IR_ADD, body->args[1], irb_cast(&in, same, rt));
     irb_yield(&in, &add, 1);
-    barrier(lw, op);
-    replace_op(lw, op, loop->results[0]);
+    ls_barrier(lw, op);
+    ls_replace_op(lw, op, loop->results[0]);
     return true;
 }
 
@@ -846,17 +853,17 @@ static void lower_grid_query(lowerer *lw, ir_op *op)
     if (lw->group == lw->threads)
         return;
     /* a fresh CTA query before op; op's result becomes the program one */
-    ir_op *cta = emit_op(lw, op, op->kind, NULL, 0, (ir_type[]){ir_type_scalar(DT_I32)}, 1);
+    ir_op *cta = ls_emit_op(lw, op, op->kind, NULL, 0, (ir_type[]){ir_type_scalar(DT_I32)}, 1);
     ir_attr_set(lw->m, cta, ir_attr_get(op, "axis"));
-    ir_value scaled = binary(lw, op, IR_MUL, cta->results[0], const_i32(lw, op, lw->threads / lw->group));
+    ir_value scaled = ls_binary(lw, op, IR_MUL, cta->results[0], ls_const_i32(lw, op, lw->threads / lw->group));
     if (pid) {
         int shift = 0;
         while ((1 << shift) < lw->group)
             shift++;
-        ir_value within = binary(lw, op, IR_SHR, thread_id(lw), const_i32(lw, op, shift));
-        scaled = binary(lw, op, IR_ADD, scaled, within);
+        ir_value within = ls_binary(lw, op, IR_SHR, ls_thread_id(lw), ls_const_i32(lw, op, shift));
+        scaled = ls_binary(lw, op, IR_ADD, scaled, within);
     }
-    replace_op(lw, op, scaled);
+    ls_replace_op(lw, op, scaled);
 }
 
 /* The atomics (sw.atomic_rmw, sw.atomic_cas) keep their attributes. Of a
@@ -875,10 +882,10 @@ static void lower_atomic(lowerer *lw, ir_op *op)
     for (int i = 0; i <= nvals; i++)
         operands[i] = op->operands[i];
     if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
-        ir_value owner = owner_mask(lw, op, tile_len(lw, ptr));
+        ir_value owner = ls_owner_mask(lw, op, ls_tile_len(lw, ptr));
         if (owner != IR_NO_VALUE) {
-            ir_value owners = splat(lw, op, owner, ir_value_type(lw->m, ptr).len);
-            mask = mask == IR_NO_VALUE ? owners : binary(lw, op, IR_AND, mask, owners);
+            ir_value owners = ls_splat(lw, op, owner, ir_value_type(lw->m, ptr).len);
+            mask = mask == IR_NO_VALUE ? owners : ls_binary(lw, op, IR_AND, mask, owners);
         }
         operands[1 + nvals] = mask;
         ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 1 + nvals : 2 + nvals);
@@ -887,21 +894,21 @@ static void lower_atomic(lowerer *lw, ir_op *op)
     }
     ir_value leader = group_leader(lw, op);
     if (mask != IR_NO_VALUE)
-        leader = binary(lw, op, IR_AND, mask, leader);
+        leader = ls_binary(lw, op, IR_AND, mask, leader);
     for (int i = 0; i <= nvals; i++)
-        operands[i] = splat(lw, op, operands[i], 1);
-    operands[1 + nvals] = splat(lw, op, leader, 1);
+        operands[i] = ls_splat(lw, op, operands[i], 1);
+    operands[1 + nvals] = ls_splat(lw, op, leader, 1);
     ir_type scalar = ir_value_type(lw->m, op->results[0]);
-    ir_op *one = emit_op(lw, op, kind, operands, 2 + nvals,
+    ir_op *one = ls_emit_op(lw, op, kind, operands, 2 + nvals,
                          (ir_type[]){ir_type_like(ir_type_vec(DT_I32, 1), scalar)}, 1);
     ir_attr_set_all(lw->m, one, op->attrs, op->nattrs);
     if (!ir_value_uses(lw->m, op->results[0])) {
         ir_op_erase(lw->m, op);
         return;
     }
-    ir_value slot = emit(lw, op, IR_SIMT_VREDUCE, one->results, 1, scalar);
-    ir_attr_set_str(lw->m, def_of(lw, slot), "kind", "max");
-    replace_op(lw, op, broadcast_from_leader(lw, op, slot));
+    ir_value slot = ls_emit(lw, op, IR_SIMT_VREDUCE, one->results, 1, scalar);
+    ir_attr_set_str(lw->m, ls_def_of(lw, slot), "kind", "max");
+    ls_replace_op(lw, op, broadcast_from_leader(lw, op, slot));
 }
 
 static bool lower_block(lowerer *lw, ir_block *b);
@@ -939,9 +946,19 @@ static bool lower_op(lowerer *lw, ir_op *op)
     case IR_ARANGE: lower_arange(lw, op); return true;
     case IR_LOAD: lower_load(lw, op); return true;
     case IR_STORE: lower_store(lw, op); return true;
-    case IR_REDUCE: replace_op(lw, op, lower_reduce(lw, op)); return true;
-    case IR_SCAN:
-    case IR_REDUCE_FN: return lower_combine(lw, op);
+    case IR_REDUCE:
+        if (ir_attr_get(op, "axis"))
+            return ls_lower_reduce_axis(lw, op);
+        ls_replace_op(lw, op, lower_reduce(lw, op));
+        return true;
+    case IR_BROADCAST:
+    case IR_RESHAPE:
+    case IR_TRANS: return ls_lower_shape_op(lw, op);
+    case IR_SCAN: return lower_combine(lw, op);
+    case IR_REDUCE_FN:
+        if (ir_attr_get(op, "axis"))
+            return ls_lower_reduce_fn_axis(lw, op);
+        return lower_combine(lw, op);
     case IR_GATHER: return lower_gather(lw, op);
     case IR_HISTOGRAM: return lower_histogram(lw, op);
     /* Retyped already; they mean the same slot by slot. */
@@ -1051,8 +1068,12 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     lw.semantic = before->types;
     lw.contig = before->contig;
     retype_block(&lw, body);
-    if (!lower_block(&lw, body))
+    bool lowered = lower_block(&lw, body);
+    free(lw.uniform);
+    free(lw.backs);
+    if (!lowered)
         return false;
+    ls_erase_reshapes(&lw, body);
     ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);
     int32_t smem = lw.uses_scratch ? SIMT_REDUCE_SCRATCH : 0;
     ir_attr_set_int(m, func, "simt.smem_bytes", ir_type_scalar(DT_I32),

@@ -49,8 +49,8 @@ def _ptxas():
 def _specialisations():
     seen = {}
     for obj in gc.get_objects():
-        # (a JITFunction whose construction raised, still referenced by a
-        # kept traceback, has no cache)
+        # a JITFunction whose __init__ raised (test_triton_launch's
+        # sw.jit(debug="yes")) may linger until the cyclic GC runs: no _cache
         if isinstance(obj, _jit.JITFunction) and hasattr(obj, "_cache"):
             for key, kernel in list(obj._cache.items()):
                 seen[(obj.__name__, obj.file, key)] = kernel
@@ -88,6 +88,10 @@ def test_every_compiled_specialisation_assembles():
             try:
                 text = _native.emit_ptx(kernel, sm, schedule)
             except sw.CompileError as e:
+                if "sl.device_print is not supported on the GPU" in str(e):
+                    return None  # documented: CPU executors only
+                if "of a tile of pointers that is not computed from offsets" in str(e):
+                    return None  # documented (docs/simt.md): a loop-carried pointer tile broadcast
                 return "%s: %s" % (what, e)
             path = os.path.join(tmp, "k%d_%s_sm%d.ptx" % (i, schedule, sm))
             with open(path, "w") as f:

@@ -722,12 +722,47 @@ static void test_fuzz(int iterations)
         free(seeds[s]);
 }
 
+/* Tile shapes: constructors, equality, text, and the attribute readers of
+ * sw.trans and simt.vslots. */
+static void test_shapes(void)
+{
+    char buf[64];
+    int32_t d2[2] = {4, 8}, d1[1] = {32}, d3[3] = {2, 4, 8}, got[IR_MAX_RANK];
+    ir_type t2 = ir_type_tile_shape(DT_F32, false, 2, d2), t1 = ir_type_tile_shape(DT_F32, false, 1, d1);
+    ir_type t3 = ir_type_tile_shape(DT_I32, true, 3, d3);
+    CHECK(t2.len == 32 && t2.rank == 2 && ir_tile_dims(t2, got) == 2 && got[0] == 4 && got[1] == 8,
+          "2-D tile");
+    CHECK(ir_type_eq(t1, ir_type_tile(DT_F32, 32)) && ir_tile_dims(t1, got) == 1 && got[0] == 32,
+          "a rank-1 shape is the 1-D tile");
+    CHECK(!ir_type_eq(t1, t2) && t1.len == t2.len, "same length, other dims: other types");
+    CHECK(!strcmp(ir_type_str(t2, buf), "tensor<4x8xf32>"), "%s", buf);
+    CHECK(!strcmp(ir_type_str(t3, buf), "tensor<2x4x8x!sw.ptr<i32>>"), "%s", buf);
+    CHECK(!strcmp(ir_type_str(ir_type_like(t2, ir_type_scalar(DT_I1)), buf), "tensor<4x8xi1>"), "%s", buf);
+    CHECK(!strcmp(ir_type_str(ir_reduce_axis_type(t3, 1), buf), "tensor<2x8x!sw.ptr<i32>>"), "%s", buf);
+    CHECK(!strcmp(ir_type_str(ir_reduce_axis_type(t2, 0), buf), "tensor<8xf32>"), "%s", buf);
+    int32_t b[2] = {1, 8};
+    CHECK(ir_broadcastable(ir_type_tile_shape(DT_F32, false, 2, b), t2) && !ir_broadcastable(t2, t1) &&
+          !ir_broadcastable(t1, t2), "broadcastable");
+    int order[IR_MAX_RANK];
+    CHECK(ir_parse_order("1,0", 2, order) && order[0] == 1 && order[1] == 0, "order 1,0");
+    CHECK(ir_parse_order("2,0,1", 3, order) && order[0] == 2 && order[2] == 1, "order 2,0,1");
+    CHECK(!ir_parse_order("0,0", 2, order) && !ir_parse_order("1,0,", 2, order) &&
+          !ir_parse_order("2,0", 2, order) && !ir_parse_order("10", 2, order) && !ir_parse_order(NULL, 2, order),
+          "bad orders");
+    int32_t slots[4];
+    CHECK(ir_parse_slots("0,3,12", 16, slots, 4) == 3 && slots[2] == 12, "slots");
+    CHECK(ir_parse_slots("16", 16, slots, 4) == -1 && ir_parse_slots("1,,2", 16, slots, 4) == -1 &&
+          ir_parse_slots("", 16, slots, 4) == -1 && ir_parse_slots("1,2,3,4,5", 16, slots, 4) == -1 &&
+          ir_parse_slots("99999999999", 16, slots, 4) == -1, "bad slots");
+}
+
 int main(int argc, char **argv)
 {
     int iterations = argc > 1 ? atoi(argv[1]) : 4000;
     if (argc > 2)
         rng_state = (strtoull(argv[2], NULL, 0) + 1) * 0x9E3779B97F4A7C15ull | 1;
     test_round_trips();
+    test_shapes();
     test_spellings();
     test_variants();
     test_verifier_scopes();

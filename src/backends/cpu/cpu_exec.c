@@ -450,6 +450,9 @@ bool cpu_exec_block(cpu_ctx *c, const ir_block *b, const ir_op **term)
             } else if (cpu_is_scan_op(op->kind)) {
                 if (!cpu_scan_exec_op(c, op))
                     return false;
+            } else if (cpu_is_shape_op(op->kind)) {
+                if (!cpu_shape_exec_op(c, op))
+                    return false;
             } else if (c->seg_len < 0 && op->nresults && cpu_is_segval(c, op->results[0])) {
                 return cpu_segment_unknown_length(c, op);
             } else if (!cpu_exec_value_op(c, op)) {

@@ -247,6 +247,14 @@ bool cpu_is_scan_op(ir_op_kind kind);
 bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op);
 bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op);
 
+/* cpu_shape.c: sw.broadcast, sw.reshape, sw.trans and sw.reduce {axis}
+ * (semantic level only): their setup checks and their execution. */
+bool cpu_is_shape_op(ir_op_kind kind);
+bool cpu_shape_check_op(cpu_ctx *c, const ir_op *op);
+bool cpu_shape_exec_op(cpu_ctx *c, const ir_op *op);
+bool cpu_shape_check_reduce(cpu_ctx *c, const ir_op *op);
+bool cpu_shape_exec_reduce(cpu_ctx *c, const ir_op *op);
+
 /* simt_exec.c: the SIMT-only ops (docs/simt.md). */
 bool cpu_is_simt_op(ir_op_kind kind);
 /* Setup checks of a simt.* op beyond the generic ones (attributes, dtypes). */

@@ -33,10 +33,22 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
         if (no < 1 || no > MAX_COMBINED || op->nresults != no || b->nargs != 2 * no || !b->last ||
             b->last->kind != IR_YIELD || b->last->noperands != no)
             return cpu_internal(c, op, "bad arity of a scan or its combine region");
-        int32_t n = cpu_slots(c, o[0]);
+        int32_t n = cpu_slots(c, o[0]), nr = scan ? n : 1;
+        const ir_attr *axis = ir_attr_get(op, "axis");
+        if (axis) {
+            ir_type t = c->m->values[o[0]].type;
+            int rank = ir_tile_dims(t, NULL);
+            if (scan || axis->kind != ATTR_INT || rank < 2 || axis->i < 0 || axis->i >= rank)
+                return cpu_internal(c, op, "a reduction along an axis of a tile of rank >= 2");
+            nr = ir_reduce_axis_type(t, (int)axis->i).len;
+            for (int i = 0; i < no; i++)
+                if (!ir_type_eq(ir_type_like(c->m->values[o[i]].type, ir_type_scalar(DT_I32)),
+                                ir_type_like(t, ir_type_scalar(DT_I32))))
+                    return cpu_internal(c, op, "the operands of a reduction along an axis differ in shape");
+        }
         for (int i = 0; i < no; i++) {
             ir_dtype dt = cpu_dtype(c, o[i]);
-            if (cpu_slots(c, o[i]) != n || cpu_slots(c, op->results[i]) != (scan ? n : 1) ||
+            if (cpu_slots(c, o[i]) != n || cpu_slots(c, op->results[i]) != nr ||
                 cpu_dtype(c, op->results[i]) != dt || cpu_slots(c, b->args[i]) != 1 ||
                 cpu_slots(c, b->args[no + i]) != 1 || cpu_dtype(c, b->args[i]) != dt ||
                 cpu_dtype(c, b->args[no + i]) != dt || cpu_slots(c, b->last->operands[i]) != 1 ||
@@ -81,8 +93,43 @@ static bool combine(cpu_ctx *c, const ir_op *op, const ir_scalar *acc, const ir_
     return true;
 }
 
+/* sw.reduce_fn {axis}: result element (outer, inner) folds the elements
+ * (outer, 0 .. K-1, inner) in order. */
+static bool exec_combine_axis(cpu_ctx *c, const ir_op *op, int axis)
+{
+    int k = op->noperands;
+    int32_t d[IR_MAX_RANK];
+    int rank = ir_tile_dims(c->m->values[op->operands[0]].type, d);
+    int64_t outer = 1, inner = 1, n = d[axis];
+    for (int i = 0; i < axis; i++)
+        outer *= d[i];
+    for (int i = axis + 1; i < rank; i++)
+        inner *= d[i];
+    ir_scalar acc[MAX_COMBINED], x[MAX_COMBINED];
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            for (int64_t s = 0; s < n; s++) {
+                int64_t e = (o * n + s) * inner + in;
+                for (int j = 0; j < k; j++)
+                    x[j] = cpu_vals(c, op->operands[j])[e];
+                if (s == 0) {
+                    for (int j = 0; j < k; j++)
+                        acc[j] = x[j];
+                } else if (!combine(c, op, acc, x, acc)) {
+                    return false;
+                }
+            }
+            for (int j = 0; j < k; j++)
+                cpu_vals(c, op->results[j])[o * inner + in] = acc[j];
+        }
+    return true;
+}
+
 static bool exec_combine(cpu_ctx *c, const ir_op *op)
 {
+    const ir_attr *axis = ir_attr_get(op, "axis");
+    if (axis)
+        return exec_combine_axis(c, op, (int)axis->i);
     int k = op->noperands;
     int32_t n = cpu_slots(c, op->operands[0]);
     bool scan = op->kind == IR_SCAN;

@@ -181,7 +181,8 @@ static bool semantic_only(ir_op_kind kind)
     return kind == IR_PROGRAM_ID || kind == IR_NUM_PROGRAMS || kind == IR_ARANGE ||
            kind == IR_LOAD || kind == IR_STORE || kind == IR_REDUCE || kind == IR_ATOMIC_RMW ||
            kind == IR_ATOMIC_CAS ||
-           kind == IR_FENCE || kind == IR_BARRIER || kind == IR_PRINT || cpu_is_segment_op(kind) || cpu_is_scan_op(kind);
+           kind == IR_FENCE || kind == IR_BARRIER || kind == IR_PRINT || cpu_is_segment_op(kind) || cpu_is_scan_op(kind) ||
+           cpu_is_shape_op(kind);
 }
 
 /* Views (!sw.segment<T>) go only to the segment ops, or through control
@@ -243,6 +244,10 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
         return cpu_segment_check_op(c, op);
     if (cpu_is_scan_op(op->kind))
         return cpu_scan_check_op(c, op);
+    if (cpu_is_shape_op(op->kind))
+        return cpu_shape_check_op(c, op);
+    if (op->kind == IR_REDUCE && ir_attr_get(op, "axis"))
+        return cpu_shape_check_reduce(c, op);
     switch (op->kind) {
     case IR_FOR:
         return check_for(c, op);
@@ -336,7 +341,8 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
     bool ptr_ok = op->kind == IR_LOAD || op->kind == IR_STORE || op->kind == IR_ADDPTR ||
                   op->kind == IR_SELECT || op->kind == IR_SIMT_LOAD || op->kind == IR_SIMT_STORE ||
                   op->kind == IR_ATOMIC_RMW || op->kind == IR_ATOMIC_CAS ||
-                  op->kind == IR_SIMT_ATOMIC_RMW || op->kind == IR_SIMT_ATOMIC_CAS;
+                  op->kind == IR_SIMT_ATOMIC_RMW || op->kind == IR_SIMT_ATOMIC_CAS ||
+                  op->kind == IR_SIMT_VSLOTS;
     if (!ptr_ok) {
         for (int i = 0; i < op->nresults; i++)
             if (cpu_is_ptr(c, op->results[i]))
@@ -345,7 +351,7 @@ static bool check_shapes(cpu_ctx *c, const ir_op *op)
             if (cpu_is_ptr(c, o[i]))
                 return cpu_internal(c, op, "unexpected pointer operand");
     }
-    if (op->kind == IR_REDUCE || op->kind == IR_SIMT_VREDUCE)
+    if (op->kind == IR_REDUCE || op->kind == IR_SIMT_VREDUCE || op->kind == IR_SIMT_VSLOTS)
         return true;
     /* Everything else is elementwise over one length (constants, arange,
      * ids and tile indices have no operands and any result length). */

@@ -317,7 +317,11 @@ bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op)
     case IR_CAST:
     case IR_BITCAST: return exec_cast(c, op);
     case IR_SPLAT: return exec_splat(c, op);
-    case IR_REDUCE: case IR_SIMT_VREDUCE: return exec_reduce(c, op);
+    case IR_REDUCE:
+        if (ir_attr_get(op, "axis"))
+            return cpu_shape_exec_reduce(c, op);
+        return exec_reduce(c, op);
+    case IR_SIMT_VREDUCE: return exec_reduce(c, op);
     default: return cpu_internal(c, op, "not a value op");
     }
 }

@@ -39,7 +39,7 @@ bool cpu_is_simt_op(ir_op_kind kind)
     switch (kind) {
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
     case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR: case IR_SIMT_SHFL_UP:
-    case IR_SIMT_SHFL_IDX: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
+    case IR_SIMT_SHFL_IDX: case IR_SIMT_VSLOTS: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
     case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER: case IR_SIMT_PRINT:
         return true;
     default:
@@ -107,9 +107,19 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
             return cpu_internal(c, op, "a shuffle's width must be a power of two in 1..32");
         if (xor ? !has_int_attr(op, "offset", 1, width - 1) : !has_int_attr(op, "lane", 0, width - 1))
             return cpu_internal(c, op, "a shuffle's offset or lane must stay inside its width");
-        if (cpu_slots(c, r) != 1 || (bits != 32 && bits != 64 && bits != 16) ||
-            cpu_dtype(c, r) != cpu_dtype(c, op->operands[0]))
-            return cpu_internal(c, op, "a shuffle moves a 16-, 32- or 64-bit scalar");
+        if (cpu_slots(c, r) != cpu_slots(c, op->operands[0]) || (bits != 32 && bits != 64 && bits != 16) ||
+            cpu_dtype(c, r) != cpu_dtype(c, op->operands[0]) || cpu_is_ptr(c, r))
+            return cpu_internal(c, op, "a shuffle moves 16-, 32- or 64-bit numbers");
+        return true;
+    }
+    case IR_SIMT_VSLOTS: {
+        const ir_attr *s = ir_attr_get(op, "slots");
+        int32_t n = cpu_slots(c, r), *buf = malloc(sizeof(int32_t) * (size_t)n);
+        int32_t got = buf && s && s->kind == ATTR_STR ? ir_parse_slots(s->s, cpu_slots(c, op->operands[0]), buf, n) : -1;
+        free(buf);
+        if (got != n || cpu_dtype(c, r) != cpu_dtype(c, op->operands[0]) ||
+            cpu_is_ptr(c, r) != cpu_is_ptr(c, op->operands[0]))
+            return cpu_internal(c, op, "simt.vslots needs one slot index per result slot");
         return true;
     }
     case IR_SIMT_ATOMIC_RMW:
@@ -221,6 +231,7 @@ static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
 {
     const ir_scalar *x = cpu_vals(c, op->operands[0]);
     ir_scalar *o = cpu_vals(c, op->results[0]);
+    int32_t n = cpu_slots(c, op->results[0]);
     int32_t width = (int32_t)attr_int(op, "width", WARP);
     bool xor = op->kind == IR_SIMT_SHFL_XOR, up = op->kind == IR_SIMT_SHFL_UP;
     int32_t arg = (int32_t)attr_int(op, xor || up ? "offset" : "lane", 0);
@@ -238,8 +249,33 @@ static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
                               (int)(base + width - 1), (int)u);
                 return false;
             }
-        o[t] = x[xor ? t ^ arg : up ? (t - arg >= base ? t - arg : t) : base + arg];
+        int32_t from = xor ? t ^ arg : up ? (t - arg >= base ? t - arg : t) : base + arg;
+        for (int32_t j = 0; j < n; j++)
+            o[(size_t)t * n + j] = x[(size_t)from * n + j];
     }
+    return true;
+}
+
+/* simt.vslots: each thread's result slot i is its operand slot slots[i]. */
+static bool exec_vslots(cpu_ctx *c, const ir_op *op)
+{
+    int32_t n = cpu_slots(c, op->results[0]), v = cpu_slots(c, op->operands[0]);
+    int32_t *slots = malloc(sizeof(int32_t) * (size_t)n);
+    if (!slots) {
+        diag_error(c->d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    ir_parse_slots(ir_attr_get(op, "slots")->s, v, slots, n);
+    bool ptr = cpu_is_ptr(c, op->results[0]);
+    for (int32_t t = 0; t < c->threads; t++)
+        for (int32_t i = 0; i < n; i++) {
+            size_t to = (size_t)t * n + i, from = (size_t)t * v + slots[i];
+            if (ptr)
+                cpu_ptrs(c, op->results[0])[to] = cpu_ptrs(c, op->operands[0])[from];
+            else
+                cpu_vals(c, op->results[0])[to] = cpu_vals(c, op->operands[0])[from];
+        }
+    free(slots);
     return true;
 }
 
@@ -438,6 +474,7 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_SHFL_XOR:
     case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: return exec_shuffle(c, op);
+    case IR_SIMT_VSLOTS: return exec_vslots(c, op);
     case IR_SIMT_ATOMIC_RMW:
     case IR_SIMT_ATOMIC_CAS: return cpu_exec_atomic(c, op);
     case IR_SIMT_FENCE: return true; /* lockstep: memory is always in order */

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef bool (*op_emitter)(ptx_emitter *e, const ir_op *op);
@@ -471,6 +472,26 @@ static bool emit_vreduce(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* simt.vslots: the result's slots are copies of the operand's registers. */
+static bool emit_vslots(ptx_emitter *e, const ir_op *op)
+{
+    ir_type in = ir_value_type(e->m, op->operands[0]), out = ir_value_type(e->m, op->results[0]);
+    int32_t n = ptx_slots(out);
+    int32_t *slots = malloc(sizeof(int32_t) * (size_t)n);
+    const ir_attr *a = ir_attr_get(op, "slots");
+    if (!slots || !a || a->kind != ATTR_STR || ir_parse_slots(a->s, ptx_slots(in), slots, n) != n) {
+        free(slots);
+        sw_unreachable(e->d, "simt.vslots without one slot index per result slot");
+        return false;
+    }
+    ptx_reg *x = ptx_regs(e, op->operands[0]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int32_t i = 0; i < n; i++)
+        ptx_mov(e, d[i], x[slots[i]]);
+    free(slots);
+    return true;
+}
+
 /* How one shuffle op exchanges: bfly (xor) or idx, its lane operand, and
  * its group of `width` lanes (the member mask and the segment bits of c). */
 typedef struct shuffle_form {
@@ -847,6 +868,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_LOAD] = emit_load,
     [IR_SIMT_STORE] = emit_store,
     [IR_SIMT_VREDUCE] = emit_vreduce,
+    [IR_SIMT_VSLOTS] = emit_vslots,
     [IR_SIMT_SHFL_XOR] = emit_shuffle,
     [IR_SIMT_SHFL_IDX] = emit_shuffle,
     [IR_SIMT_SHFL_UP] = emit_shuffle,

@@ -32,8 +32,8 @@ func.func @k(%a: i12) {
 }
 
 // -----
-// CHECK: parse-errors.mlir:[[# @LINE + 1]]:45: error: only 1-D tensors are supported
-func.func @k(%a: !sw.ptr<f32>, %t: tensor<4x4xf32>) {
+// CHECK: parse-errors.mlir:[[# @LINE + 1]]:49: error: tensors of more than 3 dimensions are not supported
+func.func @k(%a: !sw.ptr<f32>, %t: tensor<4x4x4x4xf32>) {
 }
 
 // -----

@@ -241,10 +241,26 @@ func.func @k(%a: i8) attributes {simt.num_threads = 32 : i32} {
 }
 
 // -----
-// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.shfl_xor' operand type vector<2xi32> must be a 32- or 64-bit scalar, f16 or bf16
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.shfl_xor' operand type vector<2xi8> must be a 32- or 64-bit scalar, f16 or bf16 (or a vector of them)
+func.func @k(%a: i8) attributes {simt.num_threads = 32 : i32} {
+  %0 = "sw.splat"(%a) : (i8) -> vector<2xi8>
+  %1 = "simt.shfl_xor"(%0) {offset = 4 : i32} : (vector<2xi8>) -> vector<2xi8>
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.vslots' needs a string attribute 'slots' of 2 slot indices in 0..3
 func.func @k(%a: i32) attributes {simt.num_threads = 32 : i32} {
-  %0 = "sw.splat"(%a) : (i32) -> vector<2xi32>
-  %1 = "simt.shfl_xor"(%0) {offset = 4 : i32} : (vector<2xi32>) -> vector<2xi32>
+  %0 = "sw.splat"(%a) : (i32) -> vector<4xi32>
+  %1 = "simt.vslots"(%0) {slots = "0,4"} : (vector<4xi32>) -> vector<2xi32>
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.vslots' takes a vector to a vector of its element type, got vector<4xi32> to vector<2xf32>
+func.func @k(%a: i32) attributes {simt.num_threads = 32 : i32} {
+  %0 = "sw.splat"(%a) : (i32) -> vector<4xi32>
+  %1 = "simt.vslots"(%0) {slots = "0,2"} : (vector<4xi32>) -> vector<2xf32>
   "func.return"() : () -> ()
 }
 
