@@ -41,13 +41,24 @@ static int32_t choose_threads(int32_t max_len)
 
 /* ---- layout --------------------------------------------------------------- */
 
+ir_type ls_semantic_type(const lowerer *lw, ir_value v)
+{
+    if (v >= 0 && v < lw->nsemantic)
+        return lw->semantic[v];
+    int32_t i = v - lw->nsemantic;
+    if (v >= 0 && i < lw->nmade)
+        return lw->made[i];
+    return (ir_type){.kind = TY_VOID};
+}
+
 int32_t ls_tile_len(const lowerer *lw, ir_value v)
 {
-    if (v < 0 || v >= lw->nsemantic || lw->semantic[v].kind != TY_TILE) {
+    ir_type t = ls_semantic_type(lw, v);
+    if (t.kind != TY_TILE) {
         sw_unreachable(lw->d, "lower-simt: value %d was not a tile before the pass", (int)v);
         return 1;
     }
-    return lw->semantic[v].len;
+    return t.len;
 }
 
 int32_t ls_slots_of(const lowerer *lw, int32_t n) { return n > lw->group ? n / lw->group : 1; }
@@ -155,38 +166,40 @@ static ir_value group_leader(lowerer *lw, ir_op *pos)
     return ls_cmp(lw, pos, "eq", ls_group_lane(lw, pos), ls_const_i32(lw, pos, 0));
 }
 
+void ls_replace_value(lowerer *lw, ir_value old, ir_value v)
+{
+    ir_type t = ls_semantic_type(lw, old);
+    int32_t i = v - lw->nsemantic;
+    if (t.kind != TY_VOID && i >= 0) {
+        if (i >= lw->nmade) {
+            int32_t cap = lw->nmade ? lw->nmade : 64;
+            while (cap <= i)
+                cap *= 2;
+            ir_type *grown = realloc(lw->made, sizeof(ir_type) * (size_t)cap);
+            if (!grown) {
+                diag_error(lw->d, DIAG_NOMEM, "out of memory");
+                ir_replace_all_uses(lw->m, old, v);
+                return;
+            }
+            memset(grown + lw->nmade, 0, sizeof(ir_type) * (size_t)(cap - lw->nmade));
+            lw->made = grown;
+            lw->nmade = cap;
+        }
+        lw->made[i] = t;
+    }
+    ir_replace_all_uses(lw->m, old, v);
+}
+
 /* Replaces every use of op's result by v and drops op. */
 void ls_replace_op(lowerer *lw, ir_op *op, ir_value v)
 {
-    ir_value old = op->results[0];
-    /* what replaces a semantic scalar is uniform (the SIMT contract) */
-    if (old < lw->nsemantic && lw->semantic[old].kind == TY_SCALAR && v >= lw->nsemantic)
-        ls_note_uniform(lw, v);
-    ir_replace_all_uses(lw->m, old, v);
+    ls_replace_value(lw, op->results[0], v);
     ir_op_erase(lw->m, op);
-}
-
-void ls_note_uniform(lowerer *lw, ir_value v)
-{
-    int32_t i = v - lw->nsemantic;
-    if (i >= lw->nuniform) {
-        int32_t cap = lw->nuniform ? lw->nuniform : 64;
-        while (cap <= i)
-            cap *= 2;
-        uint8_t *grown = realloc(lw->uniform, (size_t)cap);
-        if (!grown)
-            return; /* only a missed recomputation (lower_simt_shapes.c) */
-        memset(grown + lw->nuniform, 0, (size_t)(cap - lw->nuniform));
-        lw->uniform = grown;
-        lw->nuniform = cap;
-    }
-    lw->uniform[i] = 1;
 }
 
 bool ls_is_noted_uniform(const lowerer *lw, ir_value v)
 {
-    int32_t i = v - lw->nsemantic;
-    return i >= 0 && i < lw->nuniform && lw->uniform[i];
+    return v >= lw->nsemantic && ls_semantic_type(lw, v).kind == TY_SCALAR;
 }
 
 /* ---- step 1: what can be lowered, and T ------------------------------------ */
@@ -739,11 +752,8 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         for (int i = 0; i < k; i++)
             ls_smem_store(lw, op, off_s[i], at, incl[i], holds);
         ls_barrier(lw, op);
-        for (int i = 0; i < k; i++) {
-            ir_value total = ls_smem_load(lw, op, off_s[i], at, dt[i]);
-            ls_note_uniform(lw, total);
-            ir_replace_all_uses(m, op->results[i], total);
-        }
+        for (int i = 0; i < k; i++)
+            ls_replace_value(lw, op->results[i], ls_smem_load(lw, op, off_s[i], at, dt[i]));
         ls_barrier(lw, op);
         ir_op_erase(m, op);
         return true;
@@ -767,7 +777,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     }
     ls_barrier(lw, op);
     for (int i = 0; i < k; i++)
-        ir_replace_all_uses(m, op->results[i], ls_smem_load(lw, op, off_d[i], pos, dt[i]));
+        ls_replace_value(lw, op->results[i], ls_smem_load(lw, op, off_d[i], pos, dt[i]));
     ls_barrier(lw, op);
     ir_op_erase(m, op);
     return true;
@@ -1069,7 +1079,7 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     lw.contig = before->contig;
     retype_block(&lw, body);
     bool lowered = lower_block(&lw, body);
-    free(lw.uniform);
+    free(lw.made);
     free(lw.backs);
     if (!lowered)
         return false;

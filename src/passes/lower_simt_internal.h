@@ -30,9 +30,11 @@ typedef struct lowerer {
     int32_t nsemantic;     /* values that existed before the pass */
     contiguity contig;
     ir_value thread_id;    /* simt.thread_id at the top of the body, or IR_NO_VALUE */
-    uint8_t *uniform;      /* per value from nsemantic on: a scalar that replaced a semantic
-                              scalar (uniform over the program); malloc'd */
-    int32_t nuniform;
+    ir_type *made;         /* per value from nsemantic on: the semantic type of the value it
+                              replaced (TY_VOID: none); malloc'd. A tile's length stays known
+                              to ops lowered later (a gather of a scan), and what replaced a
+                              semantic scalar is uniform */
+    int32_t nmade;
     struct reduced_back *backs; /* axis reductions also given in their input's layout (malloc'd) */
     int32_t nbacks, capbacks;
 } lowerer;
@@ -52,6 +54,9 @@ enum { SIMT_SMEM_LIMIT = 48 * 1024 };
 
 /* Builders (lower_simt.c): each creates ops right before `pos`, at pos's
  * location. */
+/* v's type before the pass: its own, or, for a value the pass made in
+ * place of one (ls_replace_value), that one's; TY_VOID when neither. */
+ir_type ls_semantic_type(const lowerer *lw, ir_value v);
 int32_t ls_tile_len(const lowerer *lw, ir_value v);
 int32_t ls_slots_of(const lowerer *lw, int32_t n);
 ir_op *ls_emit_op(lowerer *lw, ir_op *pos, ir_op_kind kind, const ir_value *operands, int n,
@@ -68,10 +73,12 @@ ir_value ls_splat(lowerer *lw, ir_op *pos, ir_value x, int32_t slots);
 ir_value ls_thread_id(lowerer *lw);
 ir_value ls_group_lane(lowerer *lw, ir_op *pos);
 ir_value ls_owner_mask(lowerer *lw, ir_op *pos, int32_t n);
+/* Every use of `old` takes `v`, and v keeps old's semantic type
+ * (ls_semantic_type); ls_replace_op also drops op (its one result is old). */
+void ls_replace_value(lowerer *lw, ir_value old, ir_value v);
 void ls_replace_op(lowerer *lw, ir_op *op, ir_value v);
-/* Records that new value v is uniform (ls_replace_op does it for the
- * values that replace semantic scalars); asks it. */
-void ls_note_uniform(lowerer *lw, ir_value v);
+/* v is a new value that replaced a semantic scalar (uniform over the
+ * program, by the SIMT contract). */
 bool ls_is_noted_uniform(const lowerer *lw, ir_value v);
 ir_value ls_shfl_xor(lowerer *lw, ir_op *pos, ir_value p, int offset);
 void ls_barrier(lowerer *lw, ir_op *pos);

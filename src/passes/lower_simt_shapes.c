@@ -87,7 +87,7 @@ static ir_value vslots(lowerer *lw, ir_op *pos, ir_value x, const int32_t *slots
  * dim order[k] (trans). */
 static ir_value source_index(lowerer *lw, ir_op *op)
 {
-    ir_type x = lw->semantic[op->operands[0]], r = lw->semantic[op->results[0]];
+    ir_type x = ls_semantic_type(lw, op->operands[0]), r = lw->semantic[op->results[0]];
     int32_t xd[IR_MAX_RANK], rd[IR_MAX_RANK];
     int rank = ir_tile_dims(r, rd), order[IR_MAX_RANK] = {0, 1, 2};
     ir_tile_dims(x, xd);
@@ -419,7 +419,7 @@ enum { BACK_NONE, BACK_SOME, BACK_ONLY };
 
 static int broadcast_back(const lowerer *lw, const ir_op *op)
 {
-    ir_type in = lw->semantic[op->operands[0]];
+    ir_type in = ls_semantic_type(lw, op->operands[0]);
     int axis = (int)ir_attr_get(op, "axis")->i;
     bool some = false, all = true;
     for (ir_use *u = ir_value_uses(lw->m, op->results[0]); u; u = u->next) {
@@ -476,7 +476,7 @@ bool ls_lower_reduce_axis(lowerer *lw, ir_op *op)
     }
     if (!ls_whole_cta(lw, op))
         return false;
-    ir_type xs = lw->semantic[op->operands[0]];
+    ir_type xs = ls_semantic_type(lw, op->operands[0]);
     int32_t d[IR_MAX_RANK];
     int rank = ir_tile_dims(xs, d);
     int32_t L = xs.len, V = ls_slots_of(lw, L), c = ir_simt_chunk(V), P = L / V;
@@ -648,7 +648,7 @@ bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op)
         sw_unreachable(lw->d, "lower-simt: a reduction of %d values", k);
         return false;
     }
-    ir_type xs = lw->semantic[op->operands[0]];
+    ir_type xs = ls_semantic_type(lw, op->operands[0]);
     int32_t d[IR_MAX_RANK];
     int rank = ir_tile_dims(xs, d);
     int32_t L = xs.len, K = d[axis], inner = 1;
@@ -712,7 +712,7 @@ bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op)
     }
     ls_barrier(lw, op);
     for (int i = 0; i < k; i++)
-        ir_replace_all_uses(m, op->results[i], ls_smem_load(lw, op, off_r[i], ri, dt[i]));
+        ls_replace_value(lw, op->results[i], ls_smem_load(lw, op, off_r[i], ri, dt[i]));
     ls_barrier(lw, op);
     ir_op_erase(m, op);
     return true;

@@ -260,6 +260,27 @@ def test_gather(executor, n, m, dtype):
     np.testing.assert_array_equal(y, x[idx])
 
 
+@sw.jit
+def gather_of_scan_kernel(x_ptr, i_ptr, y_ptr, N: sl.constexpr, M: sl.constexpr):
+    x = sl.load(x_ptr + sl.arange(0, N))
+    offs = sl.arange(0, M)
+    idx = sl.load(i_ptr + offs)
+    sl.store(y_ptr + offs, sl.gather(sl.cumsum(x, 0), sl.gather(sl.cumsum(idx, 0) % N, idx, 0), 0))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("n,m", [(64, 64), (256, 1024)])
+def test_gather_of_a_scan_and_of_a_gather(executor, n, m):
+    """A gather whose source or index is what a scan or another gather
+    made: lower-simt replaces those results by new values and must keep
+    their tile lengths."""
+    x = RNG.integers(-100, 100, n).astype(np.int32)
+    idx = RNG.integers(0, min(n, m), m).astype(np.int32)
+    y = np.zeros(m, np.int32)
+    launch(gather_of_scan_kernel, executor, dict(N=n, M=m), x_ptr=x, i_ptr=idx, y_ptr=y)
+    np.testing.assert_array_equal(y, np.cumsum(x)[(np.cumsum(idx) % n)[idx]])
+
+
 def test_gather_out_of_range_is_an_error_on_the_reference_executor():
     x = np.arange(8, dtype=np.float32)
     idx = np.array([0, 8, 1, 2], np.int64)

@@ -425,6 +425,25 @@ def test_reshape_trans_permute_broadcast_to(executor, m, n):
 
 
 @sw.jit
+def reduce_of_broadcast_to(x_ptr, y_ptr, z_ptr, M: sl.constexpr, N: sl.constexpr):
+    row = sl.load(x_ptr + sl.arange(0, N))
+    sl.store(y_ptr + sl.arange(0, N), sl.sum(sl.broadcast_to(row[None, :], (M, N)), axis=0))
+    sl.store(z_ptr + sl.arange(0, M), sl.max(sl.broadcast_to(row[None, :], (M, N)), axis=1))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("m,n", [(4, 32), (16, 64)])
+def test_reduction_along_an_axis_of_a_broadcast_to(executor, m, n):
+    """The reduction's operand is what lower-simt made in place of the
+    sw.broadcast: its shape is the broadcast's."""
+    x = np.arange(n, dtype=np.int32) * 3 - 7
+    y, z = np.zeros(n, np.int32), np.zeros(m, np.int32)
+    run(reduce_of_broadcast_to, executor, dict(x_ptr=x, y_ptr=y, z_ptr=z), dict(M=m, N=n))
+    np.testing.assert_array_equal(y, m * x)
+    np.testing.assert_array_equal(z, np.full(m, x.max()))
+
+
+@sw.jit
 def atomic_2d(bins_ptr, M: sl.constexpr, N: sl.constexpr):
     offs = sl.arange(0, M)[:, None] * 0 + sl.arange(0, N)[None, :]
     old = sl.atomic_add(bins_ptr + offs, 1, mask=offs < N - 1)

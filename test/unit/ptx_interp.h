@@ -79,12 +79,19 @@ static inline pi_type pi_type_of(const char *s)
 
 static inline int pi_label(pi_program *p, const char *name)
 {
+    /* a label as stored: at most sizeof labels[0] - 1 characters */
+    char key[sizeof p->labels[0]];
+    size_t n = strlen(name);
+    if (n > sizeof key - 1)
+        n = sizeof key - 1;
+    memcpy(key, name, n);
+    key[n] = 0;
     for (int i = 0; i < p->nlabels; i++)
-        if (!strcmp(p->labels[i], name))
+        if (!strcmp(p->labels[i], key))
             return i;
     if (p->nlabels == 256)
         return 0;
-    snprintf(p->labels[p->nlabels], sizeof p->labels[0], "%s", name);
+    memcpy(p->labels[p->nlabels], key, n + 1);
     p->label_at[p->nlabels] = -1;
     return p->nlabels++;
 }
