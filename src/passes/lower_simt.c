@@ -1079,11 +1079,12 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     lw.contig = before->contig;
     retype_block(&lw, body);
     bool lowered = lower_block(&lw, body);
+    if (lowered)
+        ls_erase_reshapes(&lw, body); /* (replaces values: lw.made is still in use) */
     free(lw.made);
     free(lw.backs);
     if (!lowered)
         return false;
-    ls_erase_reshapes(&lw, body);
     ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);
     int32_t smem = lw.uses_scratch ? SIMT_REDUCE_SCRATCH : 0;
     ir_attr_set_int(m, func, "simt.smem_bytes", ir_type_scalar(DT_I32),
