@@ -515,7 +515,10 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
         if (negate && !checked_neg(off.c.i, &c.i))
             return ig_error(g, e->loc, "the pointer offset -(%s) overflows int64",
                             int_text(off.c.i, text));
-        o = ig_materialize(g, e->loc, c, ir_type_like(tp, ig_const_type(c)));
+        /* a literal offset is signed: int32 when it fits, else int64 (a
+         * literal from 2**31 to 2**32 - 1 is a uint32 elsewhere) */
+        ir_dtype odt = c.i >= INT32_MIN && c.i <= INT32_MAX ? DT_I32 : DT_I64;
+        o = ig_materialize(g, e->loc, c, ir_type_like(tp, ir_type_scalar(odt)));
         negate = false;
     } else if (off.kind == GV_IR) {
         o = off.v;
