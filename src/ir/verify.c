@@ -663,6 +663,14 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_FENCE:
         case IR_BARRIER:
         case IR_PRINT:
+        case IR_BROADCAST:
+        case IR_RESHAPE:
+        case IR_TRANS:
+        case IR_SEGMENT_ID:
+        case IR_SEGMENT:
+        case IR_SEGMENT_LENGTH:
+        case IR_LOAD_SEGMENT:
+        case IR_STORE_SEGMENT:
             return fail(v, op, "'%s' is a semantic op; it cannot appear in a SIMT function "
                         "(one with simt.num_threads)", name_of(op));
         default: return true;

@@ -31,6 +31,14 @@ func.func @k() attributes {simt.num_threads = 32 : i32} {
 }
 
 // -----
+// (segment programs have no SIMT form: the fuzzer's input reached the PTX emitter)
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.segment_id' is a semantic op; it cannot appear in a SIMT function (one with simt.num_threads)
+func.func @k() attributes {simt.num_threads = 32 : i32} {
+  %0 = "sw.segment_id"() {axis = 0 : i32} : () -> i32
+  "func.return"() : () -> ()
+}
+
+// -----
 // CHECK: verify-errors.mlir:[[# @LINE + 2]]:3: error: 'sw.store' is a semantic op; it cannot appear in a SIMT function (one with simt.num_threads)
 func.func @k(%p: !sw.ptr<i32>, %a: i32) attributes {simt.num_threads = 32 : i32} {
   "sw.store"(%p, %a) : (!sw.ptr<i32>, i32) -> ()
