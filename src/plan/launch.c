@@ -158,8 +158,10 @@ static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 /* The direct kernel for the sizes: the one-element kernel when the
  * segments hold at most one element each on average; else the first
  * (shortest tile) whose tile holds twice the mean segment length; else,
- * as most segments then span several tiles, the streamer (the longest
- * tile again, streaming in pairs of unmasked tiles), or the last. A tile
+ * as most segments then span several tiles, a streamer (streaming in
+ * pairs of unmasked tiles): the widest whose tile is at most half the
+ * mean (the CTA's from a mean of 2048), else the narrowest (the sub-warp
+ * or warp one); or the last. A tile
  * much longer than most segments wastes threads on every task; one shorter
  * than most sends them to the lists (or makes them stream). */
 static int choose_direct(const plan_info *info, const plan_sizes *sz)
@@ -170,8 +172,12 @@ static int choose_direct(const plan_info *info, const plan_sizes *sz)
         const plan_kernel *pk = &info->kernels[k];
         if (pk->kind != PLAN_KERNEL_DIRECT)
             continue;
-        if (pk->streamer)
-            streamer = k;
+        if (pk->streamer) { /* the widest whose tile is at most half the mean, else the narrowest */
+            int32_t best = streamer >= 0 ? info->kernels[streamer].tile : 0;
+            if (streamer < 0 || (2 * (int64_t)pk->tile <= mean && pk->tile > best) ||
+                (2 * (int64_t)best > mean && pk->tile < best))
+                streamer = k;
+        }
         else if (pk->tile == 1) { /* one element a task: for at most one a segment */
             if (sz->limit <= sz->segments)
                 return k;
@@ -241,6 +247,9 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
     else
         rt->split_min = max64(largest, 2 * rt->chunk);
     int64_t direct_max = direct ? direct->stream_max : 0; /* what the direct task keeps */
+    if (direct_max > largest && rt->split_min < direct_max) /* it splits what is longer (emit_overflow) */
+        direct_max = max64(rt->split_min, 0);
+    rt->direct_max = direct_max;
     if (direct && direct->to_lists)
         size_lists(info, sz, direct_max > 0 ? direct_max : -1, rt);
     int64_t cap_split = rt->caps[info->nlists - 1];

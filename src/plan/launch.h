@@ -94,6 +94,8 @@ typedef struct plan_runtime {
     plan_launch launches[PLAN_MAX_KERNELS];
     int64_t caps[PLAN_MAX_LISTS];
     int64_t split_min, chunk, partials_cap;
+    int64_t direct_max;     /* the longest segment the direct kernel keeps (its sw.stream_max,
+                               or split_min when that is shorter: emit_overflow) */
     /* scratch: one allocation of scratch_bytes (16-byte aligned regions);
      * its first zero_bytes must be zero before the first launch */
     size_t scratch_bytes, zero_bytes, words_offset, words_bytes, bases_offset;

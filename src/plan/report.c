@@ -24,7 +24,7 @@ plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t
     int64_t fit = direct->tile > 0 && direct->tile < 4 ? len : span; /* tiles under 4 start at start */
     if (direct->tile > 0 && fit <= direct->tile)
         return p;
-    if (!direct->to_lists || fit <= direct->stream_max) {
+    if (!direct->to_lists || fit <= rt->direct_max) {
         p.streamed = true;
         return p;
     }
@@ -107,8 +107,8 @@ void plan_report(const plan_report_input *in, strbuf *out)
     sb_printf(out, ", on one tile up to %d", direct->tile);
     if (!direct->to_lists)
         sb_puts(out, "; longer segments are streamed\n");
-    else if (direct->stream_max > direct->tile)
-        sb_printf(out, ", streamed up to %lld; longer segments go to lists\n", (long long)direct->stream_max);
+    else if (rt->direct_max > direct->tile)
+        sb_printf(out, ", streamed up to %lld; longer segments go to lists\n", (long long)rt->direct_max);
     else
         sb_puts(out, "; longer segments go to lists\n");
     if (direct->to_lists) {

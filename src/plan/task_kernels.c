@@ -64,6 +64,15 @@ enum { SLOT_BUDGET = 32, SUBWARP_SLOTS = 4, DIRECT_THREADS = 128 };
  * go to the lists, whose wider tasks (and the split) keep one segment
  * from holding a small group for long. */
 enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
+/* AUTO's CTA streamer, for means of at least twice its tile (launch.c):
+ * a CTA of 128 threads, 8 elements each (tiles of 1024), streaming a
+ * segment of up to CTA_STREAM_TILES tiles in unmasked pairs; longer ones
+ * go to the lists (and the split). The H200 measured sums over uniform
+ * lengths of mean 4096 at 80% of copy on it against 52% on the half-warp
+ * streamer, 16384 at 76% against 62%; at a mean of 1024 the half warps
+ * were faster (72% against 58%): a task's fixed work (offsets, check,
+ * the CTA's reduction) then outweighs its few elements a thread. */
+enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8, CTA_STREAM_TILES = 64 };
 /* Tasks (segments) on each program of auto's one-element direct kernel
  * (emit_segment_tasks), and the most any kernel takes. The H200 measured
  * 2 against 1, 4 and 8 for every direct kernel in one run
@@ -386,6 +395,8 @@ static int64_t stream_max(const planner *pl, overflow over, plan_shape shape, bo
     int32_t block = plan_shape_block(shape);
     if (over != OVERFLOW_STREAM_THEN_LISTS)
         return block;
+    if (streamer && shape.group > 32) /* the CTA streamer: its tiles, from the first one's start */
+        return (int64_t)block * CTA_STREAM_TILES + block;
     if (streamer) /* what a warp of its threads streams, the lengths up to that whatever
                      their alignment (the span counts from the first tile's start) */
         return (int64_t)32 * shape.slots * DIRECT_STREAM_TILES + block;
@@ -410,6 +421,10 @@ static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow 
 {
     if (over == OVERFLOW_STREAM_THEN_LISTS) {
         ir_value near = irb_cmp(b, "le", len, irb_int(b, (ir_dtype)ir_value_type(pl->m, len).dtype, pl->stream_max));
+        if (pl->stream_max > plan_shape_block(pl->shapes[pl->nshapes - 1]))
+            /* past the longest list tile the launch's split threshold may
+             * come first (few long segments): those are split */
+            near = irb_binary(b, IR_AND, near, irb_cmp(b, "le", i64_of(b, len), pl->split_min));
         ir_op *which = irb_if(b, near, NULL, 0);
         ir_builder here = irb_at_end(pl->m, which->regions[0], b->loc);
         emit_overflow(pl, &here, e, OVERFLOW_STREAM, len, stream_block, pl->stream_max);
@@ -944,6 +959,9 @@ static void build_schedule(planner *pl, plan_schedule schedule)
         int streamer = pl->p.nstages == 1 && subwarp >= 0 ? subwarp : warp;
         if (streamer >= 0)
             build_direct(pl, pl->shapes[streamer], OVERFLOW_STREAM_THEN_LISTS, true, 1);
+        /* and the CTA streamer, for long segments */
+        build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM_THEN_LISTS,
+                     true, 1);
     } else {
         build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false, 1);
     }

@@ -149,6 +149,8 @@ def _plan_lines(text, heading):
     ([5, 6, 7, 6] * 16, "direct_subwarp16"),   # the first tile holding twice the mean
     ([32] * 63 + [2048], "direct_warp128"),    # mean 64: one warp tile holds twice it
     ([300, 900] * 8, "direct_subwarp64_stream"),  # mean 600: most segments span several tiles
+    ([1024, 2047] * 8, "direct_subwarp64_stream"),  # mean 1535: still under twice the CTA's tile
+    ([1500, 3000] * 8, "direct_cta1024_stream"),  # mean 2250: a CTA streams each segment
 ])
 def test_auto_picks_the_direct_kernel_from_the_mean(lengths, direct):
     """A one-stage program's streamer is on half warps; a softmax's is on
@@ -244,6 +246,29 @@ def test_one_element_kernel_runs_two_segments_a_program(rng, example, segments):
     assert launches[0][1:4] == ["%s__direct_subwarp1" % example, "grid",
                                 str(-(-(-(-segments // 2)) // 128))], text
     check_schedule(example, inputs, "auto", "%d segments of lengths %s" % (segments, list(lengths)))
+
+
+@pytest.mark.parametrize("example", ["segmented_sum", "segmented_softmax", "weighted_sum"])
+def test_cta_streamer_streams_long_segments_and_lists_longer(rng, example):
+    """From a mean of 2048 elements auto's direct kernel is the CTA
+    streamer: a CTA of 128 threads per segment, tiles of 1024 streamed in
+    pairs up to 64 tiles plus one (66560 elements from the first tile's
+    start); longer segments go to the stream list. Lengths around each
+    boundary, at starts that are and are not multiples of the tile."""
+    lengths = np.array([0, 1, 1023, 1024, 1025, 3, 2047, 2048, 2049, 4097, 0, 66559, 66560,
+                        66561, 70000, 5, 2048], dtype=np.int64)
+    inputs = sc.make_inputs(example, lengths, rng)
+    out = sc.new_output(example, inputs)
+    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
+                 "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr": out}
+    arguments.update({name + "_ptr": inputs[name] for name in sc.EXTRA_INPUTS.get(example, ())})
+    text = str(kernel(example).plan(arguments=arguments))
+    assert ("  direct: %s__direct_cta1024_stream, 128 threads per segment, on one tile up to 1024, "
+            "streamed up to 66560; longer segments go to lists" % example) in text, text
+    rows = {r[0]: r for r in _plan_lines(text, "segments by policy (segments, elements, tasks):")}
+    # 66561 and 70000 always span more than 66560 from their first tile's start
+    assert "stream" in rows and 2 <= int(rows["stream"][-3]) <= 3, text
+    check_schedule(example, inputs, "auto", "lengths %s" % list(lengths))
 
 
 @pytest.mark.parametrize("example", ["segmented_softmax", "segmented_log_softmax"])
