@@ -30,7 +30,10 @@ EXAMPLE_OF = {"sum": "segmented_sum", "max": "segmented_max", "softmax": "segmen
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--distribution", default="medium-uniform", choices=sc.DISTRIBUTIONS)
+    parser.add_argument("--distribution", default="medium-uniform",
+                        help="one of %s, or a point of the benchmark's sweep of mean "
+                             "lengths: FAMILY@MEAN (uniform@4096, power-law@64)"
+                             % ", ".join(sc.DISTRIBUTIONS))
     parser.add_argument("--op", default="sum", choices=sorted(EXAMPLE_OF))
     parser.add_argument("--schedules", default="auto",
                         help="comma-separated Swage schedules (auto, subwarp, warp, cta, "
@@ -48,7 +51,18 @@ def main(argv=None):
     from segment_examples import EXAMPLES
 
     rng = np.random.default_rng(options.seed)
-    lengths = sc.lengths(options.distribution, options.n, rng)
+    family, _, mean = options.distribution.partition("@")
+    if mean:
+        import segments as bench_segments
+        if family not in bench_segments.SWEEP_FAMILIES or not mean.isdigit() or int(mean) < 1:
+            parser.error("a sweep point is FAMILY@MEAN with FAMILY one of %s and MEAN >= 1, "
+                         "not %r" % (", ".join(bench_segments.SWEEP_FAMILIES), options.distribution))
+        lengths = bench_segments.sweep_lengths(family, int(mean), options.n, rng)
+    elif options.distribution in sc.DISTRIBUTIONS:
+        lengths = sc.lengths(options.distribution, options.n, rng)
+    else:
+        parser.error("unknown distribution %r (known: %s, or FAMILY@MEAN)"
+                     % (options.distribution, ", ".join(sc.DISTRIBUTIONS)))
     offsets = torch.from_numpy(sc.offsets_from_lengths(lengths, "int32")).cuda()
     elements = int(lengths.sum())
     values = torch.randn(max(elements, 1), device="cuda")[:elements]

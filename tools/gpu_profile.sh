@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # gpu_profile.sh - ncu counters for the segment kernels, one line per kernel
 # launch: builds build-gpu/ (as gpu_run.sh), then for each case
-# "distribution:op:schedules[:triton]" (SWAGE_PROFILE_CASES, space-separated)
+# "distribution:op:schedules[:triton]" (SWAGE_PROFILE_CASES, space-separated;
+# a distribution may be a point of the sweep, uniform@4096; or
+# "tutorial:softmax:4096x4096", a kernel of bench/tutorials.py, Swage's and Triton's)
 # runs bench/profile_segments.py under ncu (--clock-control none) and prints
 # time, DRAM throughput, issue activity, instructions, occupancy and the top
 # stall reasons of every kernel whose name contains "segment".
@@ -28,14 +30,19 @@ smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 for case in ${SWAGE_PROFILE_CASES:-medium-uniform:sum:auto,subwarp:triton}; do
     IFS=: read -r dist op schedules peer <<< "$case"
-    extra=()
-    [ "${peer:-}" = triton ] && extra+=(--triton)
-    name="$dist-$op"
+    if [ "$dist" = tutorial ]; then  # tutorial:KERNEL:MxN (bench/profile_tutorials.py)
+        regex="$op" name="tutorial-$op-$schedules"
+        workload=(python3 bench/profile_tutorials.py --kernel "$op" --shape "$schedules")
+    else
+        regex=segment name="${dist//@/-}-$op"
+        workload=(python3 bench/profile_segments.py --distribution "$dist" --op "$op"
+                  --schedules "$schedules" --reps 1)
+        [ "${peer:-}" = triton ] && workload+=(--triton)
+    fi
     echo "== $case"
-    timeout 300 ncu --clock-control none --kernel-name regex:segment --metrics "$METRICS" \
+    timeout 300 ncu --clock-control none --kernel-name "regex:$regex" --metrics "$METRICS" \
         --csv --page raw --launch-count "${SWAGE_PROFILE_LAUNCHES:-40}" \
-        python3 bench/profile_segments.py --distribution "$dist" --op "$op" \
-        --schedules "$schedules" --reps 1 "${extra[@]}" > "$OUT/ncu-$name.csv" \
+        "${workload[@]}" > "$OUT/ncu-$name.csv" \
         2> "$OUT/ncu-$name.err" || { echo "ncu failed:"; tail -20 "$OUT/ncu-$name.err"; }
     python3 - "$OUT/ncu-$name.csv" <<'PY'
 import csv, sys
