@@ -82,7 +82,10 @@ enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8, CTA_STREAM_TILES = 64
  * kernels ran slower batched at every size (tiny-uniform 31% -> 25, 17,
  * 11%), so they run one task a program. Nor did one thread a segment help
  * them (tiles of 8 .. 32 on one thread instead of lane groups: tiny-uniform
- * 31% -> 22% at tile 32, power-law 17 -> 18%; variants-2026-12-02c). */
+ * 31% -> 22% at tile 32, power-law 17 -> 18%; variants-2026-12-02c), nor a
+ * persistent grid whose programs loop over segments loading the next
+ * task's offsets while running this one (tiny-uniform 31% -> 20.5%, 24%
+ * at 32 registers; variants-2026-12-02g). */
 enum { DIRECT_BATCH_ONE_ELEMENT = 2, DIRECT_BATCH_MAX = 8 };
 
 
