@@ -11,6 +11,8 @@
  * brackets every use with barriers (docs/simt.md), so running sections in
  * sequence needs nothing between them. */
 #include "plan.h"
+#include "launch.h"
+#include "../ir/builder.h"
 #include "../passes/passes.h"
 
 #include <string.h>
@@ -41,6 +43,21 @@ static int64_t int_attr(const ir_op *f, const char *name)
     return a && a->kind == ATTR_INT ? a->i : 0;
 }
 
+/* ptr[index] as SIMT IR reads a scalar (lower-simt's lower_load): every
+ * thread loads the same word, a one-slot simt.load whose slot
+ * simt.vreduce returns. */
+static ir_value simt_load_word(ir_builder *b, ir_value ptr, int64_t index)
+{
+    ir_value at = irb_binary(b, IR_ADDPTR, ptr, irb_int(b, DT_I64, index));
+    ir_type word = ir_type_scalar((ir_dtype)ir_value_type(b->m, ptr).dtype);
+    ir_value one = irb(b, IR_SPLAT, &at, 1, ir_type_like(ir_type_vec(DT_I32, 1), ir_value_type(b->m, at)));
+    ir_value slots = irb(b, IR_SIMT_LOAD, &one, 1, ir_type_like(ir_type_vec(DT_I32, 1), word));
+    ir_attr_set_int(b->m, b->m->values[slots].def, "vec", ir_type_scalar(DT_I32), 1);
+    ir_value v = irb(b, IR_SIMT_VREDUCE, &slots, 1, word);
+    ir_attr_set_str(b->m, b->m->values[v].def, "kind", "max");
+    return v;
+}
+
 /* Links the sections that follow `first` and share its base name. */
 static bool link_group(ir_module *m, ir_op *first, diag *d)
 {
@@ -64,14 +81,53 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
     ir_op *ret = ir_op_create(m, IR_RETURN, first->loc, NULL, 0, NULL, 0, 0);
     ir_block_append(body, ret);
 
+    /* the sections, and the words of the scratch header that count their
+     * lists (task_kernels.c: word 1 + c counts list c) */
+    ir_op *members[PLAN_MAX_LISTS];
+    int nmembers = 0;
+    for (ir_op *f = linked->next; f; f = f->next)
+        if (is_section(f) && !strncmp(ir_func_name(f), name, n) && !strncmp(ir_func_name(f) + n, "__list", 6) &&
+            !strcmp(link_name(f), link_name(first))) {
+            if (nmembers == PLAN_MAX_LISTS) {
+                sw_unreachable(d, "plan-link: more than %d sections for %s", PLAN_MAX_LISTS, ir_func_name(first));
+                return false;
+            }
+            members[nmembers++] = f;
+        }
+    /* Whether any of their lists holds a segment: one load a list, all
+     * issued together, before any section runs. The sections' own loops
+     * read their counts one after another (each after the section before
+     * it), a chain of memory round trips that an empty launch -- the
+     * common case: the host launches the lists whenever a segment may be
+     * long -- would otherwise wait through in full. */
+    ir_value scratch = IR_NO_VALUE;
+    for (int i = 0; i < body->nargs; i++) {
+        const char *arg = m->values[body->args[i]].name;
+        if (arg && !strcmp(arg, "__scratch"))
+            scratch = body->args[i];
+    }
+    if (scratch == IR_NO_VALUE) {
+        sw_unreachable(d, "plan-link: %s has no __scratch parameter", ir_func_name(first));
+        return false;
+    }
+    ir_builder check = irb_before(m, ret);
+    ir_value any = irb_int(&check, DT_I32, 0);
+    for (int i = 0; i < nmembers; i++) {
+        ir_value word = simt_load_word(&check, scratch, 1 + int_attr(members[i], "sw.list"));
+        any = irb_binary(&check, IR_OR, any, word);
+    }
+    ir_op *guard = irb_if(&check, irb_cmp(&check, "ne", any, irb_int(&check, DT_I32, 0)), NULL, 0);
+    ir_builder skip = irb_at_end(m, guard->regions[1], first->loc);
+    irb_yield(&skip, NULL, 0);
+    ir_builder run = irb_at_end(m, guard->regions[0], first->loc);
+    irb_yield(&run, NULL, 0);
+    ir_op *end_of_sections = guard->regions[0]->last;
+
     int64_t smem = 0, sections = 0;
     strbuf served;
     sb_init(&served);
-    for (ir_op *f = linked->next, *next; f; f = next) {
-        next = f->next;
-        if (!is_section(f) || strncmp(ir_func_name(f), name, n) || strncmp(ir_func_name(f) + n, "__list", 6) ||
-            strcmp(link_name(f), link_name(first)))
-            continue;
+    for (int member = 0; member < nmembers; member++) {
+        ir_op *f = members[member];
         ir_block *sb_body = ir_func_body(f);
         if (sb_body->nargs != body->nargs || int_attr(f, "simt.num_threads") != int_attr(linked, "simt.num_threads")) {
             sw_unreachable(d, "plan-link: section %s does not match %s's parameters or CTA size",
@@ -85,7 +141,7 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
             if (op->kind == IR_RETURN)
                 continue;
             ir_op_unlink(op);
-            ir_insert_before(ret, op);
+            ir_insert_before(end_of_sections, op);
         }
         if (int_attr(f, "simt.smem_bytes") > smem)
             smem = int_attr(f, "simt.smem_bytes");

@@ -123,6 +123,18 @@
 // LINKED-SAME:    simt.num_threads = 128 : i32
 // LINKED-LABEL: func.func @segmented_sum__lists(
 // LINKED-SAME:    sw.sections = 12 : i32, sw.task = "lists"
+// Before any section, one load of each list's count (scratch word 1 + c),
+// all together, and the sections only when one is not zero.
+// LINKED:         %[[W0:[0-9]+]] = "sw.addptr"(%__scratch, %{{[0-9]+}})
+// LINKED-NEXT:    %[[P0:[0-9]+]] = "sw.splat"(%[[W0]]) : (!sw.ptr<i32>) -> vector<1x!sw.ptr<i32>>
+// LINKED-NEXT:    %[[L0:[0-9]+]] = "simt.load"(%[[P0]]) {vec = 1 : i32}
+// LINKED-NEXT:    %[[C0:[0-9]+]] = "simt.vreduce"(%[[L0]]) {kind = "max"}
+// LINKED:         %[[C1:[0-9]+]] = "simt.vreduce"
+// LINKED-NEXT:    "sw.or"(%[[C0]], %[[C1]])
+// LINKED-NOT:     "sw.for"
+// LINKED:         %[[ANY:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %{{[0-9]+}}) {predicate = "ne"}
+// LINKED-NEXT:    "sw.if"(%[[ANY]]) ({
+// LINKED:           "sw.for"
 // LINKED-NOT:   func.func @segmented_sum__lists_wide(
 // LINKED-NOT:   func.func @segmented_sum__list0
 // LINKED-LABEL: func.func @segmented_sum__split0(
