@@ -219,9 +219,8 @@ SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int 
                               i > 0 && v->plan->kernels[pl->kernel].kind != PLAN_KERNEL_DIRECT, &d);
     }
     if (ok && check) {
-        int32_t flag = 0;
-        ok = cuda_stream_synchronize(device, stream, &d) &&
-             cuda_memcpy_dtoh(device, &flag, scratch + rt.words_offset, 4, &d);
+        uint32_t flag = 0;
+        ok = cuda_stream_read32(device, stream, scratch + rt.words_offset, &flag, &d);
         if (ok && bad)
             *bad = flag != 0;
     }

@@ -296,6 +296,24 @@ t.segment_copy.launch(arguments={"values_ptr": Device(0x10000, 3000, "<f4"),
 assert list(state.grid) == [1, 1, 1], list(state.grid)
 assert params(5) == [0x10000, 0x20000, 0x30000, 3000, 2000], [hex(p) for p in params(5)]
 
+# The offsets check reads the direct kernel's flag after the stream's work,
+# in one round trip where the driver can (an asynchronous copy into pinned
+# memory, then one wait); a raised flag is a ValueError naming the argument.
+# (Here the scratch comes from the driver, and freeing it waits once more.)
+counter = lambda name: ctypes.c_long.in_dll(driver, name).value
+syncs = counter("fake_syncs")
+t.segment_sum.launch(arguments=args, unsafe=True)
+freeing = counter("fake_syncs") - syncs
+syncs, copies, async_copies = counter("fake_syncs"), counter("fake_copies"), counter("fake_async_copies")
+t.segment_sum.launch(arguments=args)
+assert (counter("fake_syncs") - syncs, counter("fake_copies") - copies) == (freeing + 1, 1)
+assert counter("fake_async_copies") - async_copies == (1 if hasattr(driver, "cuMemcpyDtoHAsync_v2") else 0)
+word = ctypes.c_int.in_dll(driver, "fake_word")
+word.value = 1
+with pytest.raises(ValueError, match="'offsets_ptr' of segment_sum holds the segment offsets"):
+    t.segment_sum.launch(arguments=args)
+word.value = 0
+
 # No segments: no launch. A grid: refused.
 launches = state.launches
 t.segment_sum.launch(arguments=dict(args, offsets_ptr=Device(0x20000, 1, "<i8")))
@@ -317,11 +335,13 @@ print("fake driver segment checks passed")
 '''
 
 
-@pytest.mark.parametrize("pdl, defines", [("1", ()), ("0", ()), ("1", ("FAKE_NO_LAUNCH_EX",))])
+@pytest.mark.parametrize("pdl, defines", [("1", ()), ("0", ()), ("1", ("FAKE_NO_LAUNCH_EX",)),
+                                          ("1", ("FAKE_NO_ASYNC_COPY",))])
 def test_cuda_launch_path_against_a_fake_driver(tmp_path, monkeypatch, pdl, defines):
     """A segment program's CUDA launch: the schedule's kernels in order with
     their grids, the hidden element counts after the arguments, the scratch
-    cleared once, the offsets check's flag read through the driver, the C
+    cleared once, the offsets check's flag read through the driver (in one
+    round trip, or without cuMemcpyDtoHAsync a wait and a copy), the C
     API's grid checks, programmatic dependent launches unless $SWAGE_PDL is
     0 or the driver lacks cuLaunchKernelEx (test/python/fake_libcuda.c
     stands in for the driver)."""
