@@ -1110,7 +1110,9 @@ class _WarmSegmentLauncher:
         checks_text, tensors, dtypes, cx = _warm_checks(names, kinds, constexpr_names)
         offsets = "a%d" % facts[0]
         # the plan reads the segments and the lengths of the segment buffers
-        planned = ["n%d" % facts[0]] + ["n%d" % i for i in sorted(set(facts[1]))]
+        # (tensors: the kernel's pointer parameters)
+        planned = ["n%d" % facts[0]] + ["n%d" % i for i in sorted(set(facts[1]))
+                                        if kinds[i] == "tensor"]
         key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx])
         last = ["L" + d for d in dtypes] + ["L" + c for c in cx] + ["LT" + c for c in cx]
         same = (["%s is L%s" % (d, d) for d in dtypes]
