@@ -283,8 +283,10 @@ swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *kernel, int devic
 /* The same launch in one buffer, for language bindings that launch often
  * (the Python layer's warm segment path): a swage_segment_launch header
  * followed by `nargs` swage_arg records (the runtime arguments, as for
- * swageKernelLaunchSegmentsCuda; the buffer needs no alignment). Checks and
- * behaviour are swageKernelLaunchSegmentsCuda's; it returns SWAGE_OK, a
+ * swageKernelLaunchSegmentsCuda; the buffer needs no alignment, and the
+ * records are read only when nargs is the kernel's count of runtime
+ * parameters). Checks and behaviour are swageKernelLaunchSegmentsCuda's;
+ * it returns SWAGE_OK, a
  * failure's status (its error kept for the calling thread when `error` is
  * NULL, see swageErrorTakeLast), or SWAGE_SEGMENT_OFFSETS_BAD when `check`
  * found the offsets invalid (what *bad = 1 says there: the kernels ran,

@@ -229,7 +229,10 @@ SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int 
 
 /* The packed form (swage.h): the header and the swage_arg records copied
  * to aligned memory (the caller's buffer need not be), then the launch
- * above; a failure's error kept for the thread when `error` is NULL. */
+ * above; a failure's error kept for the thread when `error` is NULL. The
+ * records are read only when their count is the kernel's: the buffer's
+ * length is the caller's word, and a wrong count is refused before any
+ * record is looked at. */
 _Static_assert(sizeof(swage_segment_launch) == 48 || sizeof(void *) != 8,
                "swage_segment_launch is 48 bytes on 64-bit platforms (swage.h)");
 
@@ -243,16 +246,20 @@ SWAGE_API int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_erro
     swage_arg inline_args[INLINE_ARGS], *args = inline_args;
     if (launch)
         memcpy(&h, launch, sizeof h);
+    bool records = launch && h.kernel && h.nargs == h.kernel->nruntime;
     if (!launch || h.nargs < 0 || (h.check != 0 && h.check != 1)) {
         st = api_fail_argument(&e, "swageKernelLaunchSegmentsCudaPacked: %s", !launch ? "no launch buffer"
                                : h.nargs < 0 ? "a negative argument count" : "check must be 0 or 1");
-    } else if (h.nargs > INLINE_ARGS && !(args = malloc(sizeof *args * (size_t)h.nargs))) {
+    } else if (records && h.nargs > INLINE_ARGS && !(args = malloc(sizeof *args * (size_t)h.nargs))) {
         diag d;
         diag_init(&d);
         diag_error(&d, DIAG_NOMEM, "out of memory");
         st = api_fail(&e, &d);
     } else {
-        memcpy(args, (const unsigned char *)launch + sizeof h, sizeof *args * (size_t)h.nargs);
+        if (records)
+            memcpy(args, (const unsigned char *)launch + sizeof h, sizeof *args * (size_t)h.nargs);
+        else /* the launch refuses the count (or the kernel) before reading them */
+            memset(inline_args, 0, sizeof inline_args);
         st = swageKernelLaunchSegmentsCuda(h.kernel, h.device, h.stream, h.schedule, args, h.nargs, h.scratch,
                                            (size_t)h.scratch_bytes, h.check, &bad, &e);
     }

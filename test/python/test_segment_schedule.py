@@ -615,8 +615,8 @@ assert counter("fake_async_copies") == async_copies + (1100 if ASYNC else 0)
 kernel = next(iter(warm.kernels.values()))
 records = b"".join(_native.struct.pack(_native.ARG_RECORD, _native.ARG_BUFFER, address, n, 0, 0.0)
                    for address, n in ((0x10000, 3000), (0x20000, 8), (0x30000, 7)))
-def packed(nargs=3, check=0, schedule=0, body=records):
-    header = _native.struct.pack(_native.SEGMENT_LAUNCH_HEADER, kernel, 0, 0x900000, 1 << 20, 0,
+def packed(nargs=3, check=0, schedule=0, body=records, handle=kernel):
+    header = _native.struct.pack(_native.SEGMENT_LAUNCH_HEADER, handle, 0, 0x900000, 1 << 20, 0,
                                  schedule, nargs, check)
     return _native.launch_segments_cuda_packed(header + body, None)
 assert packed() == 0 and packed(check=1) == 0
@@ -626,6 +626,9 @@ word.value = 0
 for options, pattern in [({"check": 2}, "check must be 0 or 1"),
                          ({"nargs": -1}, "a negative argument count"),
                          ({"nargs": 2, "body": records[:80]}, "takes 3 runtime arguments, got 2"),
+                         # a count past the buffer is refused before a record is read
+                         ({"nargs": 1 << 28}, "takes 3 runtime arguments, got 268435456"),
+                         ({"handle": 0}, "needs a kernel"),
                          ({"schedule": 9}, "schedule 9 is not one of")]:
     status = packed(**options)
     assert status == _native.ERROR_INVALID_ARGUMENT
