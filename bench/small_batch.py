@@ -8,6 +8,9 @@ unsafe=True (no synchronisation), torch.segment_reduce(..., "sum") as
 called by default and with unsafe=True: --calls back-to-back calls, then
 one synchronisation; the wall time divided by the calls (the median of
 --rounds such runs). Results are checked once against float64 first.
+Also the host's time to issue a call (enqueue: batches of 32 calls,
+synchronised between batches, only the issuing counted): where it is
+below the wall time, the device, not the host, sets the pace.
 
     SWAGE_LIB=build-gpu/libswage.so PYTHONPATH=python python3 bench/small_batch.py \\
         [--json out.json]
@@ -22,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import common  # noqa: E402,F401  (puts the tree's python/ on sys.path)
+import common  # noqa: E402  (also puts the tree's python/ on sys.path)
 
 sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 
@@ -75,19 +78,55 @@ def main(argv=None):
                 fn()
             torch.cuda.synchronize()
             runs.append((time.perf_counter() - t0) / options.calls * 1e6)
-        results[name] = {"us_per_call": statistics.median(runs), "runs_us": runs}
+        enqueue = common.launch_enqueue_us(
+            torch, lambda count: [fn() for _ in range(count)], batches=64, size=32)
+        results[name] = {"us_per_call": statistics.median(runs), "runs_us": runs,
+                         "enqueue_us": enqueue}
+    host = host_parts(torch, kernel, arguments)
     print("small batch: %d segments of 0..%d float32 elements, segment sum, wall time per call"
           % (options.segments, options.max_length))
     for name, r in results.items():
-        print("  %-14s %7.1f us" % (name, r["us_per_call"]))
+        print("  %-14s %7.1f us   (host issues a call in %.1f us)"
+              % (name, r["us_per_call"], r["enqueue_us"]))
+    print("  host parts of swage_unsafe: %s"
+          % ", ".join("%s %.1f us" % item for item in host.items()))
     if options.json:
         with open(options.json, "w") as f:
             json.dump({"benchmark": "small_batch", "date": time.strftime("%Y-%m-%d"),
                        "gpu": torch.cuda.get_device_name(), "segments": options.segments,
                        "max_length": options.max_length, "calls": options.calls,
                        "rounds": options.rounds, "torch": torch.__version__,
-                       "results": results}, f, indent=1)
+                       "results": results, "host_parts_us": host}, f, indent=1)
     return 0
+
+
+def host_parts(torch, kernel, arguments, calls=20000):
+    """Host-only parts of the unsafe warm launch, nothing queued on the GPU:
+    the launch with its C entry swapped for a no-op (Python, the scratch
+    from PyTorch's caching allocator, the stream query) and the scratch's
+    allocation alone (bench/small_batch_local.py splits the rest without a
+    GPU)."""
+    attempt = getattr(kernel, "_warm_segment_attempt", None)
+    namespace = getattr(attempt, "__globals__", {})
+    parts = {}
+    device = torch.device("cuda", arguments["values_ptr"].get_device())
+
+    def timed(fn):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        return (time.perf_counter() - t0) / calls * 1e6
+
+    parts["torch.empty"] = timed(lambda: torch.empty(4096, dtype=torch.uint8, device=device))
+    real = namespace.get("launch_packed")
+    if real is not None:
+        namespace["launch_packed"] = lambda buffer, error: 0
+        try:
+            parts["launch, C entry a no-op"] = timed(
+                lambda: kernel.launch(arguments=arguments, unsafe=True))
+        finally:
+            namespace["launch_packed"] = real
+    return parts
 
 
 if __name__ == "__main__":

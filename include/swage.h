@@ -280,6 +280,31 @@ swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *kernel, int devic
                                            int schedule, const swage_arg *args, int nargs,
                                            uint64_t scratch, size_t scratch_bytes, int check, int *bad,
                                            swage_error **error);
+/* The same launch in one buffer, for language bindings that launch often
+ * (the Python layer's warm segment path): a swage_segment_launch header
+ * followed by `nargs` swage_arg records (the runtime arguments, as for
+ * swageKernelLaunchSegmentsCuda; the buffer needs no alignment, and the
+ * records are read only when nargs is the kernel's count of runtime
+ * parameters). Checks and behaviour are swageKernelLaunchSegmentsCuda's;
+ * it returns SWAGE_OK, a
+ * failure's status (its error kept for the calling thread when `error` is
+ * NULL, see swageErrorTakeLast), or SWAGE_SEGMENT_OFFSETS_BAD when `check`
+ * found the offsets invalid (what *bad = 1 says there: the kernels ran,
+ * clamped; not an error, so no error is kept). */
+typedef struct swage_segment_launch {
+    const swage_kernel *kernel;
+    void *stream;           /* CUstream; NULL for the legacy default stream */
+    uint64_t scratch;       /* device address of the scratch */
+    uint64_t scratch_bytes; /* its size (swageKernelSegmentScratchBytes) */
+    int32_t device;         /* CUDA device ordinal */
+    int32_t schedule;       /* swage_schedule */
+    int32_t nargs;          /* swage_arg records after this header */
+    int32_t check;          /* 0 or 1 */
+} swage_segment_launch;     /* 48 bytes on 64-bit platforms */
+
+#define SWAGE_SEGMENT_OFFSETS_BAD (-1)
+int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_error **error);
+
 /* The same schedule's task kernels on the CPU SIMT executor (scratch in
  * host memory, allocated here), synchronously. */
 swage_status swageKernelLaunchSegmentsCpuSimt(const swage_kernel *kernel, int schedule,
@@ -354,7 +379,8 @@ typedef struct swage_cuda_launch {
 swage_status swageKernelLaunchCudaPacked(const void *launch, swage_error **error);
 
 /* The error of this thread's last failed call that kept its error for the
- * thread (swageKernelLaunchCudaPacked with a NULL `error`), or NULL. The
+ * thread (swageKernelLaunchCudaPacked or swageKernelLaunchSegmentsCudaPacked
+ * with a NULL `error`), or NULL. The
  * caller owns it (swageErrorDestroy); taking it clears the slot. */
 swage_error *swageErrorTakeLast(void);
 

@@ -33,8 +33,9 @@ def _int_bits(type_, value):
 
 # Per float type: its largest finite value, and the smallest magnitude that
 # rounds to infinity in it (the largest value plus half a unit in the last
-# place: ties go to the even neighbour, which is infinity).
-_FLOAT_LIMITS = {
+# place: ties go to the even neighbour, which is infinity). The warm
+# segment launch checks Python floats against float32's (_jit).
+FLOAT_LIMITS = {
     "f16": (65504.0, 65520.0),
     "bf16": (float.fromhex("0x1.fep127"), float.fromhex("0x1.ffp127")),
     "f32": (float.fromhex("0x1.fffffep127"), float.fromhex("0x1.ffffffp127")),
@@ -292,7 +293,7 @@ def _float_scalar(name, value, fixed, default="f32"):
                         % (name, fixed))
     type_ = fixed.name if fixed is not None else default
     fvalue = float(value)
-    limits = _FLOAT_LIMITS.get(type_)
+    limits = FLOAT_LIMITS.get(type_)
     # inf and nan pass as they are; a finite value must not become inf.
     if limits is not None and math.isfinite(fvalue) and abs(fvalue) >= limits[1]:
         hint = ("" if fixed is not None else

@@ -20,7 +20,9 @@ path instead: code generated for the kernel's parameters (_WarmLauncher)
 makes the same checks on the tensors in straight-line Python and hands one
 packed buffer to swageKernelLaunchCudaPacked, about two microseconds of
 Python where the general path takes tens. That generated code becomes the
-kernel's `launch` attribute, so a warm call is one Python frame.
+kernel's `launch` attribute, so a warm call is one Python frame. A segment
+program's warm path (_WarmSegmentLauncher) is generated the same way and
+hands one packed buffer to swageKernelLaunchSegmentsCudaPacked.
 """
 
 import collections
@@ -302,6 +304,9 @@ class JITFunction:
             for key, kernel in list(warm.kernels.items()):
                 if id(kernel) in gone:
                     warm.kernels.pop(key, None)
+            sizes = getattr(warm, "sizes", None)  # scratch sizes, keyed by kernel handles
+            if sizes:
+                sizes.clear()
 
     def _cached(self, kernel):
         """Whether `kernel` is still in the LRU cache (not evicted since)."""
@@ -669,7 +674,10 @@ class JITFunction:
         key = warm.key(arguments, constexprs)
         if key is not None and self._cached(kernel):
             warm.kernels[key] = kernel
+            # as for grid programs (_remember_warm): `kernel.launch` is now the
+            # generated entry, and the method tries the attempt first
             self._warm_segment_attempt = warm.attempt
+            self.launch = warm.launch
 
     def _raise_bad_offsets(self, arguments, facts, device, stream):
         """The ValueError of a warm segment launch whose offsets check failed."""
@@ -910,6 +918,58 @@ def _warm_constexprs_ok(constexprs):
     return True
 
 
+def _warm_checks(names, kinds, constexpr_names):
+    """The checks both warm launchers make first, as generated code (with
+    {fail} where a call that is not for them leaves): the exact argument
+    names and count, each argument's kind (torch.Tensor, int, float), CUDA
+    tensors on one device (`device`), contiguity, the constexprs by name
+    (c0, c1, ...: the value or MISSING), then each tensor's dtype (d0, d1,
+    ...). Returns (text, tensor variables, dtype variables, constexpr
+    variables); argument i is variable a<i>."""
+    tensors = ["a%d" % i for i, kind in enumerate(kinds) if kind == "tensor"]
+    dtypes = ["d%d" % i for i in range(len(tensors))]
+    cx = ["c%d" % i for i in range(len(constexpr_names))]
+    checks = {"tensor": "Tensor", "int": "int", "float": "float"}
+    lines = []
+    emit = lines.append
+    emit("    if type(arguments) is not dict or len(arguments) != %d:" % len(names))
+    emit("        return {fail}")
+    emit("    try:")
+    for i, name in enumerate(names):
+        emit("        a%d = arguments[%r]" % (i, name))
+    emit("    except KeyError:")
+    emit("        return {fail}")
+    emit("    if " + " or ".join("type(a%d) is not %s" % (i, checks[kind])
+                                 for i, kind in enumerate(kinds)) + ":")
+    emit("        return {fail}")
+    emit("    if not (" + " and ".join("%s.is_cuda" % t for t in tensors) + "):")
+    emit("        return {fail}")
+    emit("    device = %s.get_device()" % tensors[0])
+    if len(tensors) > 1:
+        emit("    if " + " or ".join("%s.get_device() != device" % t for t in tensors[1:])
+             + ":")
+        emit("        return {fail}")
+    emit("    if not (" + " and ".join("%s.is_contiguous()" % t for t in tensors) + "):")
+    emit("        return {fail}")
+    if cx:
+        emit("    if constexprs is None:")
+        emit("        " + " = ".join(cx) + " = MISSING")
+        emit("    elif type(constexprs) is dict:")
+        for c, name in zip(cx, constexpr_names):
+            emit("        %s = constexprs.get(%r, MISSING)" % (c, name))
+        emit("        if len(constexprs) != " + " + ".join("(%s is not MISSING)" % c
+                                                           for c in cx) + ":")
+        emit("            return {fail}  # a name that is no constexpr")
+        emit("    else:")
+        emit("        return {fail}")
+    else:
+        emit("    if constexprs:")
+        emit("        return {fail}")
+    for d, t in zip(dtypes, tensors):
+        emit("    %s = %s.dtype" % (d, t))
+    return "\n".join(lines) + "\n", tensors, dtypes, cx
+
+
 class _WarmLauncher:
     """Straight-line launch code for one kernel and one pattern of argument
     kinds (each runtime parameter a torch.Tensor, an int or a float),
@@ -948,48 +1008,7 @@ class _WarmLauncher:
         self.kinds = kinds
         self.torch = torch
         self.kernels = {}  # key -> kernel handle
-        tensors = ["a%d" % i for i, kind in enumerate(kinds) if kind == "tensor"]
-        dtypes = ["d%d" % i for i in range(len(tensors))]
-        cx = ["c%d" % i for i in range(len(constexpr_names))]
-        checks = {"tensor": "Tensor", "int": "int", "float": "float"}
-        lines = []
-        emit = lines.append
-        emit("    if type(arguments) is not dict or len(arguments) != %d:" % len(names))
-        emit("        return {fail}")
-        emit("    try:")
-        for i, name in enumerate(names):
-            emit("        a%d = arguments[%r]" % (i, name))
-        emit("    except KeyError:")
-        emit("        return {fail}")
-        emit("    if " + " or ".join("type(a%d) is not %s" % (i, checks[kind])
-                                     for i, kind in enumerate(kinds)) + ":")
-        emit("        return {fail}")
-        emit("    if not (" + " and ".join("%s.is_cuda" % t for t in tensors) + "):")
-        emit("        return {fail}")
-        emit("    device = %s.get_device()" % tensors[0])
-        if len(tensors) > 1:
-            emit("    if " + " or ".join("%s.get_device() != device" % t for t in tensors[1:])
-                 + ":")
-            emit("        return {fail}")
-        emit("    if not (" + " and ".join("%s.is_contiguous()" % t for t in tensors) + "):")
-        emit("        return {fail}")
-        if cx:
-            emit("    if constexprs is None:")
-            emit("        " + " = ".join(cx) + " = MISSING")
-            emit("    elif type(constexprs) is dict:")
-            for c, name in zip(cx, constexpr_names):
-                emit("        %s = constexprs.get(%r, MISSING)" % (c, name))
-            emit("        if len(constexprs) != " + " + ".join("(%s is not MISSING)" % c
-                                                               for c in cx) + ":")
-            emit("            return {fail}  # a name that is no constexpr")
-            emit("    else:")
-            emit("        return {fail}")
-        else:
-            emit("    if constexprs:")
-            emit("        return {fail}")
-        for d, t in zip(dtypes, tensors):
-            emit("    %s = %s.dtype" % (d, t))
-        checks_text = "\n".join(lines) + "\n"
+        checks_text, tensors, dtypes, cx = _warm_checks(names, kinds, constexpr_names)
         key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx] + ["num_warps"])
         # the last specialisation found, as one tuple (one load reads it whole,
         # so a thread never mixes two of them)
@@ -1058,118 +1077,156 @@ class _WarmLauncher:
 class _WarmSegmentLauncher:
     """The warm path of a segment program's GPU launches, for one pattern of
     argument kinds (each runtime parameter a torch.Tensor, an int or a
-    float, the offsets a tensor): the general path converts and checks every
-    argument, compiles or finds the specialisation and builds ctypes records,
-    tens of microseconds of Python; this one checks what protects
-    correctness (the exact argument names, kinds and count; CUDA tensors of
-    one device, contiguous; the offsets 1-D; the specialisation -- tensor
-    dtypes and constexpr values with their types -- through `kernels`),
-    packs the arguments as swage_arg records in one bytes object, remembers
-    the scratch size of the sizes seen last, takes the scratch from
-    PyTorch's caching allocator and calls the C launch. Any call it is not
-    for (another kind, dtype, device, a grid, an unknown schedule, a CPU
-    executor) it leaves, having done nothing, to the general path, which
-    raises the right error or compiles the new specialisation. A check that
-    fails (unsafe=False) raises the general path's ValueError.
+    float, the offsets a tensor), whatever the schedule and unsafe: code
+    generated for the pattern, as _WarmLauncher's. The general path converts
+    and checks every argument, compiles or finds the specialisation and
+    builds ctypes records, tens of microseconds of Python; this one makes
+    the checks that protect correctness in straight-line code (the exact
+    argument names, kinds and count; CUDA tensors of one device,
+    contiguous; the offsets 1-D; ints in int32 range, floats in float32
+    range; the specialisation -- tensor dtypes and constexpr values with
+    their types -- through `kernels`, the last one found kept in LAST),
+    asks the C library for the scratch size only for sizes it has not seen
+    (the plan depends on nothing else: `sizes`), takes the scratch from
+    PyTorch's caching allocator and hands one bytes object -- a
+    swage_segment_launch header and the swage_arg records -- to
+    swageKernelLaunchSegmentsCudaPacked, a ctypes call without argtypes
+    (converting eleven declared arguments cost more than the C launch).
+
+    Three functions, as _WarmLauncher's: `launch` (the kernel's `launch`
+    once this pattern is the latest; a call that is not for it goes to the
+    general path, which raises the right error or compiles the new
+    specialisation), `attempt` (for JITFunction.launch: True when it
+    launched, False having done nothing) and `key`. A check that fails
+    (unsafe=False) raises the general path's ValueError.
     """
 
     def __init__(self, function, names, kinds, facts, torch):
+        self.kinds = kinds
         self.torch = torch
         self.kernels = {}  # key -> kernel handle
-        names, kinds = tuple(names), tuple(kinds)
-        nargs = len(names)
-        tensor_at = tuple(i for i, kind in enumerate(kinds) if kind == "tensor")
-        offsets_at = facts[0]
-        types = {"tensor": torch.Tensor, "int": int, "float": float}
-        expected = tuple(types[kind] for kind in kinds)
-        schedules = {name: i for i, name in enumerate(_native.SCHEDULES)}
-        pack = struct.Struct("@" + _native.ARG_RECORD[1:] * nargs).pack
-        buffer, integer, real = _native.ARG_BUFFER, _native.ARG_INT, _native.ARG_FLOAT
-        empty, uint8 = torch.empty, torch.uint8
+        self.sizes = {}    # (kernel, schedule, device, sizes the plan reads) -> scratch bytes
+        constexpr_names = [p.name for p in function.params if p.is_constexpr]
+        checks_text, tensors, dtypes, cx = _warm_checks(names, kinds, constexpr_names)
+        offsets = "a%d" % facts[0]
+        # the plan reads the segments and the lengths of the segment buffers
+        # (tensors: the kernel's pointer parameters)
+        planned = ["n%d" % facts[0]] + ["n%d" % i for i in sorted(set(facts[1]))
+                                        if kinds[i] == "tensor"]
+        key = "(%s,)" % ", ".join(dtypes + ["%s, type(%s)" % (c, c) for c in cx])
+        last = ["L" + d for d in dtypes] + ["L" + c for c in cx] + ["LT" + c for c in cx]
+        same = (["%s is L%s" % (d, d) for d in dtypes]
+                + ["type(%s) is LT%s and %s == L%s" % (c, c, c, c) for c in cx])
+        lines = []
+        emit = lines.append
+        emit("    %s, kernel = LAST" % ", ".join(last))  # (the offsets make one dtype at least)
+        emit("    if not (%s):" % " and ".join(same))
+        emit("        try:")
+        emit("            kernel = kernels[%s]" % key)
+        emit("        except (KeyError, TypeError):")
+        emit("            return {fail}")
+        emit("        LAST = (%s, kernel)" % ", ".join(dtypes + cx + ["type(%s)" % c for c in cx]))
+        emit("    if %s.dim() != 1:" % offsets)
+        emit("        return {fail}")
+        fields = []
+        for i, kind in enumerate(kinds):
+            a = "a%d" % i
+            if kind == "tensor":
+                emit("    n%d = %s.numel()" % (i, a))
+                fields.append("BUFFER, %s.data_ptr(), n%d, 0, 0.0" % (a, i))
+            elif kind == "int":
+                emit("    if not -0x80000000 <= %s <= 0x7fffffff:" % a)
+                emit("        return {fail}")
+                fields.append("INT, 0, 0, %s, 0.0" % a)
+            else:  # inf and nan pass as they are; a finite value must not become inf
+                emit("    if %s - %s == 0 and not -F32_ROUNDS_TO_INF < %s < F32_ROUNDS_TO_INF:"
+                     % (a, a, a))
+                emit("        return {fail}")
+                fields.append("FLOAT, 0, 0, 0, %s" % a)
+        emit("    if n%d < 2:" % facts[0])
+        emit("        return {done} if n%d == 1 else {fail}  # no segments: nothing to run"
+             % facts[0])
+        emit("    if n%d > SEGMENTS_MAX:" % facts[0])
+        emit("        return {fail}")
+        emit("    seen = (kernel, index, device, %s)" % ", ".join(planned))
+        emit("    nbytes = sizes.get(seen)")
+        emit("    if nbytes is None:")
+        emit("        nbytes = scratch_bytes(kernel, device, index, pack_args(%s), %d)"
+             % (", ".join(fields), len(kinds)))
+        emit("        if len(sizes) >= 64:")
+        emit("            sizes.clear()")
+        emit("        sizes[seen] = nbytes")
+        emit("    where = devices.get(device)")
+        emit("    if where is None:")
+        emit("        where = devices[device] = torch_device('cuda', device)")
+        emit("    scratch = empty(nbytes if nbytes > 16 else 16, dtype=uint8, device=where)")
+        emit("    stream = stream_of(device)")
+        emit("    status = launch_packed(pack(kernel, stream, scratch.data_ptr(), nbytes, device, "
+             "index, %d, check, %s), None)" % (len(kinds), ", ".join(fields)))
+        emit("    if status:")
+        emit("        if status == OFFSETS_BAD:")
+        emit("            raise_bad_offsets(arguments, FACTS, device, stream)")
+        emit("        raise_last_error(status)")
+        emit("    return {done}")
+        launch_text = "\n".join(lines) + "\n"
+        options = ("    if type(schedule) is not str:\n"
+                   "        return {fail}\n"
+                   "    index = SCHEDULES.get(schedule)\n"
+                   "    if index is None:\n"
+                   "        return {fail}\n"
+                   "    if unsafe is False:\n"
+                   "        check = 1\n"
+                   "    elif unsafe is True:\n"
+                   "        check = 0\n"
+                   "    else:\n"
+                   "        return {fail}\n")
+        to_general = ("general(*args, arguments=arguments, constexprs=constexprs, grid=grid, "
+                      "schedule=schedule, unsafe=unsafe, executor=executor, num_warps=num_warps)")
+        source = ("def key(arguments, constexprs):\n"
+                  + checks_text.format(fail="None")
+                  + "    return %s\n\n" % key)
+        source += ("def attempt(args, arguments, constexprs, grid, schedule, unsafe, executor):\n"
+                   "    global LAST\n"
+                   "    if args or grid is not None or executor != SEMANTIC:\n"
+                   "        return False\n"
+                   + (options + checks_text + launch_text).format(fail="False", done="True")
+                   + "\n")
+        source += ("def launch(*args, arguments=None, constexprs=None, grid=None, "
+                   "schedule=AUTO, unsafe=False, executor=SEMANTIC, num_warps=None, "
+                   "num_stages=None, num_ctas=None):\n"
+                   "    global LAST\n"
+                   "    if num_warps is not None or num_stages is not None "
+                   "or num_ctas is not None:\n"
+                   "        num_warps = check_options(num_warps, num_stages, num_ctas)\n"
+                   "    if args or grid is not None or executor is not SEMANTIC:\n"
+                   "        return {fail}\n"
+                   + options + checks_text + launch_text).format(fail=to_general, done="None")
+        nargs = len(kinds)
+        record = _native.ARG_RECORD[1:]
         raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # as Triton
-        stream_of = raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream)
-        scratch_bytes, launch = _native.segment_scratch_bytes_packed, _native.launch_segments_packed
-        kernels, devices, sizes_seen = self.kernels, {}, {}
-        grid_max = 2 ** 31 - 1
-
-        def key(arguments, constexprs):
-            """The specialisation key of a call (None: not one for this path)."""
-            if type(arguments) is not dict or len(arguments) != nargs:
-                return None
-            try:
-                values = [arguments[name] for name in names]
-            except KeyError:
-                return None
-            for value, kind in zip(values, expected):
-                if type(value) is not kind:
-                    return None
-            if not constexprs:
-                cx = ()
-            elif type(constexprs) is dict and _warm_constexprs_ok(constexprs):
-                cx = tuple(sorted((name, value, type(value)) for name, value in constexprs.items()))
-            else:
-                return None
-            return tuple(values[i].dtype for i in tensor_at) + cx
-
-        def attempt(args, arguments, constexprs, grid, schedule, unsafe, executor):
-            """Launches and returns True, or returns False having done nothing."""
-            if args or grid is not None or executor != "semantic" or type(schedule) is not str:
-                return False
-            index = schedules.get(schedule)
-            if index is None or (unsafe is not True and unsafe is not False):
-                return False
-            k = key(arguments, constexprs)
-            if k is None:
-                return False
-            kernel = kernels.get(k)
-            if kernel is None:
-                return False
-            values = [arguments[name] for name in names]
-            first = values[tensor_at[0]]
-            if not first.is_cuda:
-                return False
-            device = first.get_device()
-            for i in tensor_at:
-                t = values[i]
-                if not t.is_cuda or t.get_device() != device or not t.is_contiguous():
-                    return False
-            offsets = values[offsets_at]
-            count = offsets.numel()
-            if offsets.dim() != 1 or count < 1 or count - 1 > grid_max:
-                return False
-            if count == 1:
-                return True  # no segments: nothing to run
-            fields, sizes = [], []
-            for value, kind in zip(values, kinds):
-                if kind == "tensor":
-                    n = value.numel()
-                    sizes.append(n)
-                    fields += (buffer, value.data_ptr(), n, 0, 0.0)
-                elif kind == "int":
-                    if not -2 ** 31 <= value < 2 ** 31:
-                        return False
-                    fields += (integer, 0, 0, value, 0.0)
-                else:
-                    fields += (real, 0, 0, 0, value)
-            packed = pack(*fields)
-            seen = (k, index, device, tuple(sizes))  # k names the kernel here
-            nbytes = sizes_seen.get(seen)
-            if nbytes is None:
-                nbytes = scratch_bytes(kernel, device, index, packed, nargs)
-                if len(sizes_seen) >= 64:
-                    sizes_seen.clear()
-                sizes_seen[seen] = nbytes
-            where = devices.get(device)
-            if where is None:
-                where = devices[device] = torch.device("cuda", device)
-            scratch = empty(max(nbytes, 16), dtype=uint8, device=where)
-            stream = stream_of(device)
-            if launch(kernel, device, stream, index, packed, nargs, scratch.data_ptr(), nbytes,
-                      0 if unsafe else 1):
-                function._raise_bad_offsets(arguments, facts, device, stream)
-            return True
-
-        self.key, self.attempt = key, attempt
+        namespace = {
+            "Tensor": torch.Tensor, "MISSING": _MISSING, "kernels": self.kernels,
+            "sizes": self.sizes, "devices": {}, "LAST": (_MISSING,) * len(last) + (None,),
+            "SCHEDULES": {name: i for i, name in enumerate(_native.SCHEDULES)},
+            "pack": struct.Struct(_native.SEGMENT_LAUNCH_HEADER + record * nargs).pack,
+            "pack_args": struct.Struct("@" + record * nargs).pack,
+            "BUFFER": _native.ARG_BUFFER, "INT": _native.ARG_INT, "FLOAT": _native.ARG_FLOAT,
+            "F32_ROUNDS_TO_INF": _args.FLOAT_LIMITS["f32"][1], "SEGMENTS_MAX": _GRID_MAX + 1,
+            "scratch_bytes": _native.segment_scratch_bytes_packed,
+            "launch_packed": _native.launch_segments_cuda_packed,
+            "OFFSETS_BAD": _native.SEGMENT_OFFSETS_BAD, "raise_last_error": _native.raise_last_error,
+            "raise_bad_offsets": function._raise_bad_offsets, "FACTS": facts,
+            "empty": torch.empty, "uint8": torch.uint8, "torch_device": torch.device,
+            "stream_of": raw_stream or (lambda device: torch.cuda.current_stream(device).cuda_stream),
+            "general": function._launch_general, "check_options": _check_triton_options,
+            "AUTO": "auto", "SEMANTIC": "semantic",
+        }
+        self.source = source
+        exec(compile(source, "<swage warm segment launch of %s>" % function.__name__, "exec"),
+             namespace)
+        self.key, self.attempt, self.launch = namespace["key"], namespace["attempt"], \
+            namespace["launch"]
+        self.launch.__doc__ = JITFunction.launch.__doc__
 
 
 # The grid part of the warm launch: (g0, g1, g2) from an int or a tuple of 1

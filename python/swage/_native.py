@@ -582,11 +582,20 @@ def raise_last_error(status):
 #
 # A warm segment launch (_jit._WarmSegmentLauncher) packs its runtime
 # arguments into one bytes object laid out as an array of struct swage_arg
-# (ARG_RECORD each: kind, 4 bytes of padding, data, nelems, i, f) and calls
-# the same two C functions as the general path through function objects of
-# their own whose args parameter takes those bytes.
+# (ARG_RECORD each: kind, 4 bytes of padding, data, nelems, i, f). It asks
+# for the scratch size (rarely: for new sizes) through a function object of
+# its own whose args parameter takes those bytes, and launches through
+# swageKernelLaunchSegmentsCudaPacked: a swage_segment_launch header
+# (kernel, stream, scratch, scratch_bytes, device, schedule, nargs, check)
+# and the records in one bytes object, called with no argtypes as the grid
+# packed launch is, its error kept for the thread. It returns 0, an error
+# status, or SEGMENT_OFFSETS_BAD when the check flagged the offsets.
 
 ARG_RECORD = "@i4xQqqd"
+SEGMENT_LAUNCH_HEADER = "@QQQQiiii"
+SEGMENT_OFFSETS_BAD = -1
+launch_segments_cuda_packed = _declare_optional("swageKernelLaunchSegmentsCudaPacked",
+                                                ctypes.c_int, None)
 
 
 def _bind_packed(name, argtypes):
@@ -603,13 +612,11 @@ _scratch_bytes_packed = _bind_packed(
     "swageKernelSegmentScratchBytes",
     [_KernelPtr, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
      ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_ErrorPtr)])
-_launch_segments_packed = _bind_packed(
-    "swageKernelLaunchSegmentsCuda",
-    [_KernelPtr, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
-     ctypes.c_uint64, ctypes.c_size_t, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
-     ctypes.POINTER(_ErrorPtr)])
-PACKED_SEGMENTS = (_scratch_bytes_packed is not None and _launch_segments_packed is not None
-                   and struct.calcsize(ARG_RECORD) == ctypes.sizeof(Arg) == 40)
+PACKED_SEGMENTS = (_scratch_bytes_packed is not None and launch_segments_cuda_packed is not None
+                   and _take_last_error is not None
+                   and struct.calcsize(ARG_RECORD) == ctypes.sizeof(Arg) == 40
+                   and struct.calcsize(SEGMENT_LAUNCH_HEADER) == 48
+                   and ctypes.sizeof(ctypes.c_void_p) == 8)
 
 
 def segment_scratch_bytes_packed(kernel, device, schedule_index, packed, nargs):
@@ -619,17 +626,6 @@ def segment_scratch_bytes_packed(kernel, device, schedule_index, packed, nargs):
     _check(_scratch_bytes_packed(kernel, device, schedule_index, packed, nargs, ctypes.byref(size),
                                  ctypes.byref(error)), error)
     return size.value
-
-
-def launch_segments_packed(kernel, device, stream, schedule_index, packed, nargs, scratch,
-                           scratch_bytes, check):
-    """launch_segments_cuda for arguments packed as ARG_RECORDs."""
-    bad = ctypes.c_int(0)
-    error = _ErrorPtr()
-    _check(_launch_segments_packed(kernel, device, stream or None, schedule_index, packed, nargs,
-                                   scratch, scratch_bytes, check, ctypes.byref(bad),
-                                   ctypes.byref(error)), error)
-    return bad.value
 
 
 # ---- asking the driver where a device pointer lives (for __cuda_array_interface__) ----

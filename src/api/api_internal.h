@@ -144,6 +144,9 @@ swage_status api_status_of(diag_kind kind);
 /* Converts a failed diag into *error (when error is non-NULL), clears d,
  * and returns the status. */
 swage_status api_fail(swage_error **error, diag *d);
+/* Keeps e (owned; NULL clears) as the calling thread's last error, for
+ * swageErrorTakeLast, replacing the one kept before. */
+void api_keep_error(swage_error *e);
 /* Reports a DIAG_ARGUMENT error with a message and returns its status. */
 swage_status api_fail_argument(swage_error **error, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -508,6 +508,17 @@ static void last_error_init(void)
     last_error_ready = pthread_key_create(&last_error_key, destroy_last_error) == 0;
 }
 
+void api_keep_error(swage_error *e)
+{
+    pthread_once(&last_error_once, last_error_init);
+    if (!last_error_ready) {
+        swageErrorDestroy(e);
+        return;
+    }
+    swageErrorDestroy(pthread_getspecific(last_error_key));
+    pthread_setspecific(last_error_key, e);
+}
+
 /* api_fail, except that with no `error` out-parameter the error is kept
  * for the calling thread (swageErrorTakeLast). */
 static swage_status fail_keeping(swage_error **error, diag *d)
@@ -516,13 +527,7 @@ static swage_status fail_keeping(swage_error **error, diag *d)
         return api_fail(error, d);
     swage_error *e = NULL;
     swage_status st = api_fail(&e, d);
-    pthread_once(&last_error_once, last_error_init);
-    if (!last_error_ready) {
-        swageErrorDestroy(e);
-        return st;
-    }
-    swageErrorDestroy(pthread_getspecific(last_error_key));
-    pthread_setspecific(last_error_key, e);
+    api_keep_error(e);
     return st;
 }
 

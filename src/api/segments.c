@@ -219,13 +219,60 @@ SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int 
                               i > 0 && v->plan->kernels[pl->kernel].kind != PLAN_KERNEL_DIRECT, &d);
     }
     if (ok && check) {
-        int32_t flag = 0;
-        ok = cuda_stream_synchronize(device, stream, &d) &&
-             cuda_memcpy_dtoh(device, &flag, scratch + rt.words_offset, 4, &d);
+        uint32_t flag = 0;
+        ok = cuda_stream_read32(device, stream, scratch + rt.words_offset, &flag, &d);
         if (ok && bad)
             *bad = flag != 0;
     }
     return ok ? SWAGE_OK : api_fail(error, &d);
+}
+
+/* The packed form (swage.h): the header and the swage_arg records copied
+ * to aligned memory (the caller's buffer need not be), then the launch
+ * above; a failure's error kept for the thread when `error` is NULL. The
+ * records are read only when their count is the kernel's: the buffer's
+ * length is the caller's word, and a wrong count is refused before any
+ * record is looked at. */
+_Static_assert(sizeof(swage_segment_launch) == 48 || sizeof(void *) != 8,
+               "swage_segment_launch is 48 bytes on 64-bit platforms (swage.h)");
+
+SWAGE_API int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_error **error)
+{
+    swage_error *e = NULL;
+    swage_status st;
+    int bad = 0;
+    swage_segment_launch h;
+    enum { INLINE_ARGS = 16 };
+    swage_arg inline_args[INLINE_ARGS], *args = inline_args;
+    if (launch)
+        memcpy(&h, launch, sizeof h);
+    bool records = launch && h.kernel && h.nargs == h.kernel->nruntime;
+    if (!launch || h.nargs < 0 || (h.check != 0 && h.check != 1)) {
+        st = api_fail_argument(&e, "swageKernelLaunchSegmentsCudaPacked: %s", !launch ? "no launch buffer"
+                               : h.nargs < 0 ? "a negative argument count" : "check must be 0 or 1");
+    } else if (records && h.nargs > INLINE_ARGS && !(args = malloc(sizeof *args * (size_t)h.nargs))) {
+        diag d;
+        diag_init(&d);
+        diag_error(&d, DIAG_NOMEM, "out of memory");
+        st = api_fail(&e, &d);
+    } else {
+        if (records)
+            memcpy(args, (const unsigned char *)launch + sizeof h, sizeof *args * (size_t)h.nargs);
+        else /* the launch refuses the count (or the kernel) before reading them */
+            memset(inline_args, 0, sizeof inline_args);
+        st = swageKernelLaunchSegmentsCuda(h.kernel, h.device, h.stream, h.schedule, args, h.nargs, h.scratch,
+                                           (size_t)h.scratch_bytes, h.check, &bad, &e);
+    }
+    if (args != inline_args)
+        free(args);
+    if (st != SWAGE_OK) {
+        if (error)
+            *error = e;
+        else
+            api_keep_error(e);
+        return st;
+    }
+    return bad ? SWAGE_SEGMENT_OFFSETS_BAD : SWAGE_OK;
 }
 
 /* ---- the CPU SIMT executor -------------------------------------------------------------- */

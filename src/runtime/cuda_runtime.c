@@ -118,6 +118,9 @@ typedef struct driver_api {
     /* optional (CUDA 12+): launches with attributes (programmatic dependent launches) */
     CUresult (*LaunchKernelEx)(const struct launch_config *config, CUfunction f, void **params,
                                void **extra);
+    /* optional: a checked segment launch reads its flag in one round trip with them */
+    CUresult (*MemHostAlloc)(void **host, size_t bytes, unsigned int flags);
+    CUresult (*MemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
 } driver_api;
 
 typedef struct symbol {
@@ -155,6 +158,8 @@ static const symbol symbols[] = {
     OPTIONAL_SYM(MemsetD32Async, "cuMemsetD32Async"),
     OPTIONAL_SYM(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
     OPTIONAL_SYM(LaunchKernelEx, "cuLaunchKernelEx"),
+    OPTIONAL_SYM(MemHostAlloc, "cuMemHostAlloc"),
+    OPTIONAL_SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
 };
 #undef SYM
 #undef OPTIONAL_SYM
@@ -908,4 +913,79 @@ bool cuda_stream_synchronize(int device, void *stream, diag *d)
 {
     WITH_CONTEXT(device, d, cu.StreamSynchronize((CUstream)stream), "cuStreamSynchronize",
                  "waiting for stream %p of device %d", stream, device);
+}
+
+/* ---- a word read after a stream's work (a checked segment launch's flag) ----------------
+ *
+ * Pinned host words for cuda_stream_read32: one page from cuMemHostAlloc
+ * (portable: pinned for every context), allocated on first use and kept
+ * for the process, lent one word per read in progress (a read holds its
+ * word only during the call). Without them (an old driver, or the page
+ * could not be had) a read waits for the stream and copies synchronously. */
+
+enum { PINNED_WORDS = 1024, CU_MEMHOSTALLOC_PORTABLE = 1 };
+static pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile uint32_t *pinned;  /* the page, or NULL */
+static bool pinned_failed;         /* cuMemHostAlloc failed once: not asked again */
+static int pinned_free[PINNED_WORDS];
+static int pinned_nfree;
+
+/* A free pinned word's index, or -1; a context is current (the first call
+ * allocates the page in it). */
+static int pinned_take(void)
+{
+    int slot = -1;
+    pthread_mutex_lock(&pinned_lock);
+    if (!pinned && !pinned_failed) {
+        void *host = NULL;
+        if (cu.MemHostAlloc(&host, PINNED_WORDS * sizeof(uint32_t), CU_MEMHOSTALLOC_PORTABLE) ==
+                CUDA_SUCCESS && host) {
+            pinned = host;
+            for (int i = 0; i < PINNED_WORDS; i++)
+                pinned_free[i] = PINNED_WORDS - 1 - i;
+            pinned_nfree = PINNED_WORDS;
+        } else {
+            pinned_failed = true;
+        }
+    }
+    if (pinned && pinned_nfree > 0)
+        slot = pinned_free[--pinned_nfree];
+    pthread_mutex_unlock(&pinned_lock);
+    return slot;
+}
+
+static void pinned_give(int slot)
+{
+    pthread_mutex_lock(&pinned_lock);
+    pinned_free[pinned_nfree++] = slot;
+    pthread_mutex_unlock(&pinned_lock);
+}
+
+bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value, diag *d)
+{
+    const device_info *dev = device_get(device, d);
+    if (!dev)
+        return false;
+    bool pushed = !is_current(dev->ctx);
+    if (pushed && !push(dev->ctx, device, d))
+        return false;
+    int slot = cu.MemHostAlloc && cu.MemcpyDtoHAsync ? pinned_take() : -1;
+    CUresult r;
+    if (slot >= 0) {
+        /* queued behind the launch's kernels: one wait covers both */
+        r = cu.MemcpyDtoHAsync((void *)&pinned[slot], (CUdeviceptr)ptr, sizeof *value, (CUstream)stream);
+        if (r != CUDA_SUCCESS)
+            fail_cu(d, r, "cuMemcpyDtoHAsync_v2", NULL, "copying %zu bytes from device %d", sizeof *value,
+                    device);
+        else if ((r = cu.StreamSynchronize((CUstream)stream)) != CUDA_SUCCESS)
+            fail_cu(d, r, "cuStreamSynchronize", NULL, "waiting for stream %p of device %d", stream, device);
+        else
+            *value = pinned[slot];
+        pinned_give(slot);
+    } else if ((r = cu.StreamSynchronize((CUstream)stream)) != CUDA_SUCCESS) {
+        fail_cu(d, r, "cuStreamSynchronize", NULL, "waiting for stream %p of device %d", stream, device);
+    } else if ((r = cu.MemcpyDtoH(value, (CUdeviceptr)ptr, sizeof *value)) != CUDA_SUCCESS) {
+        fail_cu(d, r, "cuMemcpyDtoH_v2", NULL, "copying %zu bytes from device %d", sizeof *value, device);
+    }
+    return (!pushed || pop(device, d)) && r == CUDA_SUCCESS;
 }

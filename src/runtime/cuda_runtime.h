@@ -103,5 +103,12 @@ bool cuda_memcpy_dtoh(int device, void *dst, uint64_t src, size_t bytes, diag *d
 bool cuda_synchronize(int device, diag *d);
 /* Waits for `stream` (NULL: the legacy default stream) of `device`. */
 bool cuda_stream_synchronize(int device, void *stream, diag *d);
+/* The 32-bit word at device address ptr once the work queued on `stream`
+ * before it has finished, in one round trip: a cuMemcpyDtoHAsync into
+ * pinned memory queued on the stream, then one cuStreamSynchronize (the
+ * context pushed only when it is not current). With a driver lacking
+ * either entry point, a synchronisation and a synchronous copy. Errors of
+ * the stream's earlier work surface here, as from any synchronisation. */
+bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value, diag *d);
 
 #endif

@@ -32,6 +32,12 @@ struct fake_state {
     long programmatic;      /* of those, with programmatic stream serialization allowed */
 };
 struct fake_state fake_state;
+/* apart from fake_state (whose layout the tests read) */
+long fake_syncs;       /* cuStreamSynchronize and cuCtxSynchronize calls */
+long fake_copies;      /* copies to the host, synchronous or not */
+long fake_async_copies; /* of those, cuMemcpyDtoHAsync_v2 */
+int fake_word;         /* what a copy of 4 bytes to the host reads (a segment
+                          launch's offsets-check flag); other copies write nothing */
 
 static char contexts[FAKE_DEVICES];
 static char module_object, function_object;
@@ -89,8 +95,8 @@ CUresult cuCtxPopCurrent_v2(void **ctx)
 
 CUresult cuCtxGetCurrent(void **ctx) { fake_state.get_currents++; *ctx = current; return 0; }
 CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return 0; }
-CUresult cuCtxSynchronize(void) { return 0; }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; return 0; }
+CUresult cuCtxSynchronize(void) { fake_syncs++; return 0; }
+CUresult cuStreamSynchronize(void *stream) { (void)stream; fake_syncs++; return 0; }
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values)
 {
@@ -173,7 +179,34 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *f, int t
 CUresult cuMemAlloc_v2(unsigned long long *ptr, size_t bytes) { (void)bytes; *ptr = 0x100000; return 0; }
 CUresult cuMemFree_v2(unsigned long long ptr) { (void)ptr; return 0; }
 CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t n) { (void)dst, (void)src, (void)n; return 0; }
-CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n) { (void)dst, (void)src, (void)n; return 0; }
+CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n)
+{
+    (void)src;
+    fake_copies++;
+    if (n == 4)
+        memcpy(dst, &fake_word, 4);
+    return 0;
+}
+
+#ifndef FAKE_NO_ASYNC_COPY /* a driver without them: copies to the host are synchronous */
+static uint32_t pinned_page[4096];
+
+CUresult cuMemHostAlloc(void **host, size_t bytes, unsigned flags)
+{
+    (void)flags;
+    if (bytes > sizeof pinned_page)
+        return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    *host = pinned_page;
+    return 0;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t n, void *stream)
+{
+    (void)stream;
+    fake_async_copies++;
+    return cuMemcpyDtoH_v2(dst, src, n);
+}
+#endif
 
 CUresult cuGetErrorName(CUresult r, const char **name)
 {

@@ -118,6 +118,13 @@ def segment_copy(values_ptr, offsets_ptr, out_ptr):
     sl.store_segment(out_ptr, segment, sl.load_segment(segment) * 2.0)
 
 
+@sw.jit
+def segment_affine(values_ptr, offsets_ptr, out_ptr, shift, scale, TIMES: sl.constexpr):
+    sid = sl.segment_id(0)
+    segment = sl.segment(values_ptr, offsets_ptr, sid)
+    sl.store(out_ptr + sid, (sl.sum(sl.load_segment(segment)) * scale + shift) * TIMES)
+
+
 @pytest.mark.parametrize("executor", ["semantic", "simt"])
 def test_a_grid_is_refused(executor):
     values = np.ones(4, dtype=np.float32)
@@ -296,6 +303,24 @@ t.segment_copy.launch(arguments={"values_ptr": Device(0x10000, 3000, "<f4"),
 assert list(state.grid) == [1, 1, 1], list(state.grid)
 assert params(5) == [0x10000, 0x20000, 0x30000, 3000, 2000], [hex(p) for p in params(5)]
 
+# The offsets check reads the direct kernel's flag after the stream's work,
+# in one round trip where the driver can (an asynchronous copy into pinned
+# memory, then one wait); a raised flag is a ValueError naming the argument.
+# (Here the scratch comes from the driver, and freeing it waits once more.)
+counter = lambda name: ctypes.c_long.in_dll(driver, name).value
+syncs = counter("fake_syncs")
+t.segment_sum.launch(arguments=args, unsafe=True)
+freeing = counter("fake_syncs") - syncs
+syncs, copies, async_copies = counter("fake_syncs"), counter("fake_copies"), counter("fake_async_copies")
+t.segment_sum.launch(arguments=args)
+assert (counter("fake_syncs") - syncs, counter("fake_copies") - copies) == (freeing + 1, 1)
+assert counter("fake_async_copies") - async_copies == (1 if hasattr(driver, "cuMemcpyDtoHAsync_v2") else 0)
+word = ctypes.c_int.in_dll(driver, "fake_word")
+word.value = 1
+with pytest.raises(ValueError, match="'offsets_ptr' of segment_sum holds the segment offsets"):
+    t.segment_sum.launch(arguments=args)
+word.value = 0
+
 # No segments: no launch. A grid: refused.
 launches = state.launches
 t.segment_sum.launch(arguments=dict(args, offsets_ptr=Device(0x20000, 1, "<i8")))
@@ -317,11 +342,13 @@ print("fake driver segment checks passed")
 '''
 
 
-@pytest.mark.parametrize("pdl, defines", [("1", ()), ("0", ()), ("1", ("FAKE_NO_LAUNCH_EX",))])
+@pytest.mark.parametrize("pdl, defines", [("1", ()), ("0", ()), ("1", ("FAKE_NO_LAUNCH_EX",)),
+                                          ("1", ("FAKE_NO_ASYNC_COPY",))])
 def test_cuda_launch_path_against_a_fake_driver(tmp_path, monkeypatch, pdl, defines):
     """A segment program's CUDA launch: the schedule's kernels in order with
     their grids, the hidden element counts after the arguments, the scratch
-    cleared once, the offsets check's flag read through the driver, the C
+    cleared once, the offsets check's flag read through the driver (in one
+    round trip, or without cuMemcpyDtoHAsync a wait and a copy), the C
     API's grid checks, programmatic dependent launches unless $SWAGE_PDL is
     0 or the driver lacks cuLaunchKernelEx (test/python/fake_libcuda.c
     stands in for the driver)."""
@@ -332,8 +359,8 @@ def test_cuda_launch_path_against_a_fake_driver(tmp_path, monkeypatch, pdl, defi
 
 # ---- the warm segment launch (PyTorch tensors), against the fake driver and a fake torch -------
 
-WARM_CHILD = r"""
-import ctypes, os, sys, types
+WARM_PRELUDE = r"""
+import ctypes, os, sys, threading, types
 import pytest
 
 # A stand-in for PyTorch with what Swage asks of CUDA tensors (no memory).
@@ -349,11 +376,11 @@ class device:
     def __str__(self): return "%s:%s" % (self.type, self.index)
 torch.device = device
 class Tensor:
-    def __init__(self, address, n, dt, ndim=1, contiguous=True):
+    def __init__(self, address, n, dt, ndim=1, contiguous=True, index=0):
         self.address, self.n, self.dtype, self.ndim, self.contiguous = address, n, dt, ndim, contiguous
-        self.device = device("cuda", 0)
+        self.device = device("cuda", index)
     is_cuda = True
-    def get_device(self): return 0
+    def get_device(self): return self.device.index
     def data_ptr(self): return self.address
     def numel(self): return self.n
     def dim(self): return self.ndim
@@ -388,6 +415,9 @@ def args(segments=7, values=3000, offsets_dtype=torch.int64):
     return {"values_ptr": Tensor(0x10000, values, torch.float32),
             "offsets_ptr": Tensor(0x20000, segments + 1, offsets_dtype),
             "out_ptr": Tensor(0x30000, segments, torch.float32)}
+"""
+
+WARM_CHILD = WARM_PRELUDE + r"""
 k = t.segment_sum
 state.nparams_recorded = 4
 
@@ -455,3 +485,169 @@ def test_warm_segment_launches_against_a_fake_driver(tmp_path):
     checked or not; calls it is not for reach the general path and its
     errors."""
     run_with_fake_driver(tmp_path, WARM_CHILD, "warm segment launches passed")
+
+
+WARM_NOTICES_CHILD = WARM_PRELUDE + r"""
+counter = lambda name: ctypes.c_long.in_dll(driver, name).value
+ASYNC = hasattr(driver, "cuMemcpyDtoHAsync_v2")
+queries = []
+size_query = _native.segment_scratch_bytes_packed
+def counting_query(*a):
+    queries.append(a[1:3])
+    return size_query(*a)
+_native.segment_scratch_bytes_packed = counting_query  # before the warm path binds it
+state.nparams_recorded = 4
+k = t.segment_sum
+
+# The first launch makes the warm path, which becomes kernel.launch; the method
+# (for callers holding it) tries it too.
+k.launch(arguments=args(), schedule="cta", unsafe=True)
+warm = k._warm_segments[("tensor",) * 3]
+assert k.launch is warm.launch
+del converts[:]
+type(k).launch(k, arguments=args(), schedule="cta", unsafe=True)
+k.launch(arguments=args(), schedule="cta", unsafe=True)
+assert not converts and len(queries) == 1
+
+# Each call reads the addresses and sizes: a new length, a new segment count
+# reach the kernels (the grid, the hidden count) and ask for a new scratch size
+# once; sizes seen before do not.
+a = args(segments=70, values=5000)
+a["values_ptr"].address = 0x50000
+k.launch(arguments=a, schedule="cta", unsafe=True)
+assert list(state.grid) == [70, 1, 1]
+assert [state.params[i] for i in range(4)] == [0x50000, 0x20000, 0x30000, 5000]
+assert len(queries) == 2
+k.launch(arguments=args(segments=70, values=1 << 22))  # the automatic schedule's scratch grows
+assert len(queries) == 3 and allocated[-1] > allocated[-2], allocated[-3:]
+k.launch(arguments=args(), schedule="cta", unsafe=True)
+assert list(state.grid) == [7, 1, 1] and state.params[3] == 3000
+k.launch(arguments=a, schedule="cta", unsafe=True)
+assert len(queries) == 3 and not converts
+
+# Another device: the same kernel, launched in that device's context.
+context0 = state.context
+k.launch(arguments={name: Tensor(v.address, v.n, v.dtype, index=1) for name, v in args().items()},
+         schedule="cta", unsafe=True)
+assert state.context != context0 and not converts and queries[-1][0] == 1
+# What the warm path is not for goes to the general path, which decides.
+mixed = args()
+mixed["values_ptr"] = Tensor(0x10000, 3000, torch.float32, index=1)
+with pytest.raises(ValueError, match="different GPUs"):
+    k.launch(arguments=mixed)
+launches = state.launches
+k.launch(arguments=args(offsets_dtype=torch.int32), schedule="cta", unsafe=True)
+assert len(converts) == 2 and state.launches == launches + 1  # a new specialisation
+k.launch(arguments=args(offsets_dtype=torch.int32), schedule="cta", unsafe=True)
+assert len(converts) == 2
+del converts[:]
+
+# Scalars and constexprs: ints in int32 range and floats in float32 range are
+# the warm path's, the rest the general path's (an int64 specialisation; a
+# float32 that would become infinity is refused there).
+state.nparams_recorded = 6
+a = t.segment_affine
+def affine(shift=1, scale=0.5, times=3):
+    return a.launch(arguments=dict(args(), shift=shift, scale=scale), constexprs={"TIMES": times},
+                    schedule="cta", unsafe=True)
+affine()
+assert len(converts) == 1 and a._warm_segments
+affine(shift=-7, scale=float("inf"))
+assert len(converts) == 1
+assert ctypes.c_int32(state.params[3] & 0xFFFFFFFF).value == -7, hex(state.params[3])
+assert ctypes.c_uint32(state.params[4] & 0xFFFFFFFF).value == 0x7F800000, hex(state.params[4])
+affine(shift=1 << 40)
+assert len(converts) == 2 and state.params[3] == 1 << 40
+with pytest.raises(ValueError, match="does not fit in float32"):
+    affine(scale=1e39)
+affine(scale=3.4e38)
+affine(shift=True)  # a bool is not an int here
+assert len(converts) == 4
+affine(times=4)     # a new constexpr value
+affine(times=3.0)   # equal to 3, of another type: its own specialisation
+assert len(converts) == 6
+affine(times=4)
+affine(times=3.0)
+assert len(converts) == 6
+del converts[:]
+
+# The offsets check: one wait and one copy of the flag (queued on the stream
+# where the driver can), nothing for unsafe=True; a raised flag is the general
+# path's ValueError, warm or not.
+syncs, copies, async_copies = counter("fake_syncs"), counter("fake_copies"), counter("fake_async_copies")
+k.launch(arguments=args())
+assert counter("fake_syncs") == syncs + 1 and counter("fake_copies") == copies + 1
+assert counter("fake_async_copies") == async_copies + (1 if ASYNC else 0)
+k.launch(arguments=args(), unsafe=True)
+assert counter("fake_syncs") == syncs + 1 and counter("fake_copies") == copies + 1
+word = ctypes.c_int.in_dll(driver, "fake_word")
+word.value = 1
+for _ in range(2):
+    with pytest.raises(ValueError, match="'offsets_ptr' of segment_sum holds the segment offsets"):
+        k.launch(arguments=args())
+k.launch(arguments=args(), unsafe=True)
+k._warm_segment_attempt = None
+del k.launch  # the method and the general path
+with pytest.raises(ValueError, match="'offsets_ptr' of segment_sum holds the segment offsets"):
+    k.launch(arguments=args())
+word.value = 0
+
+# Checked launches from threads at once (each read borrows a pinned word
+# and gives it back: more reads than there are words still take the async copy).
+k.launch(arguments=args())
+errors = []
+def worker():
+    try:
+        for _ in range(300):
+            k.launch(arguments=args())
+    except BaseException as e:
+        errors.append(e)
+threads = [threading.Thread(target=worker) for _ in range(6)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+assert not errors, errors
+async_copies = counter("fake_async_copies")
+for _ in range(1100):
+    k.launch(arguments=args())
+assert counter("fake_async_copies") == async_copies + (1100 if ASYNC else 0)
+
+# The packed C entry checks its header; its error is kept for the thread.
+kernel = next(iter(warm.kernels.values()))
+records = b"".join(_native.struct.pack(_native.ARG_RECORD, _native.ARG_BUFFER, address, n, 0, 0.0)
+                   for address, n in ((0x10000, 3000), (0x20000, 8), (0x30000, 7)))
+def packed(nargs=3, check=0, schedule=0, body=records, handle=kernel):
+    header = _native.struct.pack(_native.SEGMENT_LAUNCH_HEADER, handle, 0, 0x900000, 1 << 20, 0,
+                                 schedule, nargs, check)
+    return _native.launch_segments_cuda_packed(header + body, None)
+assert packed() == 0 and packed(check=1) == 0
+word.value = 7
+assert packed(check=1) == _native.SEGMENT_OFFSETS_BAD and _native._take_last_error() is None
+word.value = 0
+for options, pattern in [({"check": 2}, "check must be 0 or 1"),
+                         ({"nargs": -1}, "a negative argument count"),
+                         ({"nargs": 2, "body": records[:80]}, "takes 3 runtime arguments, got 2"),
+                         # a count past the buffer is refused before a record is read
+                         ({"nargs": 1 << 28}, "takes 3 runtime arguments, got 268435456"),
+                         ({"handle": 0}, "needs a kernel"),
+                         ({"schedule": 9}, "schedule 9 is not one of")]:
+    status = packed(**options)
+    assert status == _native.ERROR_INVALID_ARGUMENT
+    with pytest.raises(ValueError, match=pattern):
+        _native.raise_last_error(status)
+print("warm segment checks passed")
+"""
+
+
+@pytest.mark.parametrize("defines", [(), ("FAKE_NO_ASYNC_COPY",)])
+def test_the_warm_segment_path_notices_what_changes(tmp_path, defines):
+    """The warm segment launch reads what may change on every call (addresses,
+    lengths, segment counts, devices, scalars) and sends every call that is
+    not for it to the general path (another dtype, a mixed device, an int64
+    or bool scalar, a float that float32 cannot hold, a new constexpr), whose
+    errors it keeps; the offsets check reads its flag in one round trip (an
+    asynchronous copy into pinned memory, or without one a synchronous copy)
+    and raises the general path's error; threads launch at once; the packed
+    C entry checks its header (against the fake driver of
+    test/python/fake_libcuda.c, with and without cuMemcpyDtoHAsync)."""
+    run_with_fake_driver(tmp_path, WARM_NOTICES_CHILD, "warm segment checks passed",
+                         defines=defines)

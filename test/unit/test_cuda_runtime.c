@@ -111,6 +111,10 @@ static void test_no_driver(void)
     diag_clear(&d);
     CHECK(!cuda_stream_synchronize(0, NULL, &d) && diag_failed(&d), "stream sync without a driver");
     diag_clear(&d);
+    value = 5;
+    CHECK(!cuda_stream_read32(0, NULL, 0x1000, &value, &d) && diag_failed(&d) && value == 5,
+          "read32 without a driver");
+    diag_clear(&d);
 }
 
 /* Runs `check` in a child whose driver is $SWAGE_LIBCUDA=path (the driver
@@ -238,6 +242,15 @@ static void test_gpu(void)
         bad += host[i] != i * 3;
     CHECK(bad == 0, "%d of %d elements wrong (host[0]=%u host[999]=%u)", bad, N, host[0], host[N - 1]);
     diag_clear(&d);
+    /* one word after the stream's work (a checked segment launch's flag), twice:
+     * the pinned word is given back */
+    for (int i = 0; i < 2; i++) {
+        uint32_t word = 0;
+        CHECK(cuda_launch(&ref, 0, NULL, grid, params, 3, &d) &&
+                  cuda_stream_read32(0, NULL, buf + 4 * (N - 1 - i), &word, &d) && word == (uint32_t)(N - 1 - i) * 3,
+              "read32: %u: %s", word, msg(&d));
+        diag_clear(&d);
+    }
 
     /* a second launch reuses the cached module, with other parameter values */
     scale = 7;
