@@ -65,7 +65,9 @@ def build_fake_driver(directory):
 
 
 def fake_torch_module():
-    """Just enough of torch for the warm path: Tensor, dtypes, the stream."""
+    """Just enough of torch for the warm paths (grid and segment programs):
+    Tensor, dtypes, torch.device, torch.empty, the current stream. Returns
+    the module and a maker of three float32 tensors of n elements."""
     torch = types.ModuleType("torch")
 
     class dtype:
@@ -73,7 +75,15 @@ def fake_torch_module():
             self.name = name
 
         def __str__(self):
-            return self.name
+            return "torch." + self.name
+
+        __repr__ = __str__
+
+    class Device:
+        __slots__ = ("type", "index")
+
+        def __init__(self, type_, index=None):
+            self.type, self.index = type_, index
 
     class Tensor:
         __slots__ = ("_address", "_n", "dtype")
@@ -87,6 +97,9 @@ def fake_torch_module():
         def numel(self):
             return self._n
 
+        def dim(self):
+            return 1
+
         def get_device(self):
             return 0
 
@@ -94,10 +107,15 @@ def fake_torch_module():
             return True
 
         is_cuda = True
-        device = types.SimpleNamespace(type="cuda", index=0)
+        device = Device("cuda", 0)
 
-    torch.Tensor = Tensor
-    torch.float32 = dtype("torch.float32")
+    for name in ("float32", "int32", "int64", "uint8"):
+        setattr(torch, name, dtype(name))
+
+    def empty(n, dtype=None, device=None):
+        return Tensor(0x7000000, n, dtype)
+
+    torch.Tensor, torch.device, torch.empty = Tensor, Device, empty
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0)
     torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
     torch.__version__ = "fake"

@@ -30,97 +30,17 @@ import json
 import os
 import sys
 import tempfile
-import time
-import types
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # NumPy's idle threads spin on a small machine
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-for path in (os.path.join(REPO, "python"), os.path.join(REPO, "examples"), HERE):
+for path in (os.path.join(REPO, "python"), os.path.join(REPO, "examples"),
+             os.path.join(REPO, "test", "python"), HERE):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from launch_overhead_local import build_fake_driver  # noqa: E402
-
-
-def fake_torch_module():
-    """What a warm segment launch asks of torch: Tensor, dtypes, torch.empty,
-    torch.device, the current stream."""
-    torch = types.ModuleType("torch")
-
-    class dtype:
-        def __init__(self, name):
-            self.name = name
-
-        def __str__(self):
-            return "torch." + self.name
-
-        __repr__ = __str__
-
-    class Device:
-        __slots__ = ("type", "index")
-
-        def __init__(self, type_, index=None):
-            self.type, self.index = type_, index
-
-    class Tensor:
-        __slots__ = ("_address", "_n", "dtype")
-
-        def __init__(self, address, n, dtype_):
-            self._address, self._n, self.dtype = address, n, dtype_
-
-        def data_ptr(self):
-            return self._address
-
-        def numel(self):
-            return self._n
-
-        def dim(self):
-            return 1
-
-        def get_device(self):
-            return 0
-
-        def is_contiguous(self):
-            return True
-
-        is_cuda = True
-        device = Device("cuda", 0)
-
-    for name in ("float32", "int32", "int64", "uint8"):
-        setattr(torch, name, dtype(name))
-
-    def empty(n, dtype=None, device=None):
-        return Tensor(0x7000000, n, dtype)
-
-    torch.Tensor, torch.device, torch.empty = Tensor, Device, empty
-    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0)
-    torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
-    torch.__version__ = "fake"
-    sys.modules["torch"] = torch
-    return torch
-
-
-def best_us(fn, launches, repeats):
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(launches):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / launches * 1e6)
-    return best
-
-
-class DriverState(ctypes.Structure):
-    _fields_ = [(f, ctypes.c_long) for f in ("launches", "pushes", "pops", "get_currents",
-                                             "module_loads", "attribute_queries")] + [
-        ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
-        ("stream", ctypes.c_uint64), ("context", ctypes.c_uint64),
-        ("nparams_recorded", ctypes.c_int), ("params", ctypes.c_uint64 * 16),
-        ("launch_result", ctypes.c_int), ("memsets", ctypes.c_long),
-        ("memset_words", ctypes.c_uint64), ("launches_ex", ctypes.c_long),
-        ("programmatic", ctypes.c_long)]
-
+from launch_overhead_local import best_us, build_fake_driver, fake_torch_module  # noqa: E402
+from swage_testing import FakeDriverState as DriverState  # noqa: E402
 
 # driver entry points counted apart from fake_state (test/python/fake_libcuda.c)
 COUNTERS = ("fake_syncs", "fake_copies", "fake_async_copies")
@@ -150,7 +70,7 @@ def main():
     directory = tempfile.mkdtemp(prefix="swage-fake-cuda-")
     driver_path = build_fake_driver(directory)
     os.environ["SWAGE_LIBCUDA"] = driver_path
-    torch = fake_torch_module()
+    torch, _ = fake_torch_module()
     import random
     from swage import _native
     from segment_examples import EXAMPLES
