@@ -132,6 +132,15 @@ def test_schedule_arguments_are_checked():
         add.plan(arguments={"x_ptr": x, "out_ptr": x})
 
 
+def _kernel_arguments(example, inputs):
+    """The example kernel's arguments for `inputs`, with a fresh output."""
+    out = sc.new_output(example, inputs)
+    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
+                 "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr": out}
+    arguments.update({name + "_ptr": inputs[name] for name in sc.EXTRA_INPUTS.get(example, ())})
+    return arguments
+
+
 def _plan_lines(text, heading):
     lines = text.splitlines()
     start = lines.index(heading) + 1
@@ -236,10 +245,7 @@ def test_one_element_kernel_runs_two_segments_a_program(rng, example, segments):
         lengths[at] = length
     lengths[lengths.cumsum() > segments] = 0  # the mean stays at most one
     inputs = sc.make_inputs(example, lengths, rng)
-    out = sc.new_output(example, inputs)
-    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
-                 "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr": out}
-    arguments.update({name + "_ptr": inputs[name] for name in sc.EXTRA_INPUTS.get(example, ())})
+    arguments = _kernel_arguments(example, inputs)
     text = str(kernel(example).plan(arguments=arguments))
     assert "  direct: %s__direct_subwarp1, 1 thread per segment (2 segments each)," % example in text, text
     launches = _plan_lines(text, "launches, in order:")
@@ -258,10 +264,7 @@ def test_cta_streamer_streams_long_segments_and_lists_longer(rng, example):
     lengths = np.array([0, 1, 1023, 1024, 1025, 3, 2047, 2048, 2049, 4097, 0, 66559, 66560,
                         66561, 70000, 5, 2048], dtype=np.int64)
     inputs = sc.make_inputs(example, lengths, rng)
-    out = sc.new_output(example, inputs)
-    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
-                 "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr": out}
-    arguments.update({name + "_ptr": inputs[name] for name in sc.EXTRA_INPUTS.get(example, ())})
+    arguments = _kernel_arguments(example, inputs)
     text = str(kernel(example).plan(arguments=arguments))
     assert ("  direct: %s__direct_cta1024_stream, 128 threads per segment, on one tile up to 1024, "
             "streamed up to 66560; longer segments go to lists" % example) in text, text
