@@ -72,7 +72,8 @@ bool pass_lower_segments_cta(ir_module *m, diag *d);
 bool pass_lower_segments_split(ir_module *m, diag *d);
 bool pass_lower_segments_persistent(ir_module *m, diag *d);
 /* plan-link (src/plan/link.c): after lower-simt, links each schedule's list
- * sections into one persistent kernel. */
+ * sections (and a one-stage program's split stage, last) into persistent
+ * kernels. */
 bool pass_plan_link(ir_module *m, diag *d);
 
 #endif

@@ -103,7 +103,8 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->to_lists = over && !strcmp(over, "lists");
         k->stream_max = int_attr(f, "sw.stream_max", k->tile);
         k->streamer = str_attr(f, "sw.stream_form") != NULL;
-        k->stage = (int32_t)int_attr(f, "sw.stage", 0);
+        k->split = k->kind == PLAN_KERNEL_SPLIT || (k->kind == PLAN_KERNEL_LISTS && ir_attr_get(f, "sw.split_stage"));
+        k->stage = (int32_t)int_attr(f, k->kind == PLAN_KERNEL_SPLIT ? "sw.stage" : "sw.split_stage", 0);
         k->block_threads = (int32_t)int_attr(f, "simt.num_threads", int_attr(f, "sw.block_threads", 128));
         k->program_threads = (int32_t)int_attr(f, "sw.program_threads", k->block_threads);
         k->tasks_per_program = (int32_t)int_attr(f, "sw.tasks_per_program", 1);
@@ -124,6 +125,14 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
     if (!first || !read_tiles(info, str_attr(first, "sw.list_tiles"))) {
         diag_error(d, DIAG_INTERNAL, "internal error: the module holds no planned task kernels");
         return false;
+    }
+    for (int k = 0; k < info->nkernels; k++) {
+        const plan_kernel *pk = &info->kernels[k];
+        if (pk->kind == PLAN_KERNEL_LISTS && pk->split != ((pk->lists >> (info->nlists - 1)) & 1u)) {
+            diag_error(d, DIAG_INTERNAL, "internal error: %s's sw.lists and sw.split_stage disagree on "
+                       "whether it runs the split list", pk->name);
+            return false;
+        }
     }
     info->read_bytes = (int)int_attr(first, "sw.read_bytes", 0);
     info->write_bytes = (int)int_attr(first, "sw.write_bytes", 0);
@@ -202,13 +211,19 @@ static int64_t room(const plan_sizes *sz, int64_t lo)
     return shortest <= 1 ? sz->segments : min64(sz->segments, sz->limit / shortest);
 }
 
+int plan_split_kernel(const plan_info *info)
+{
+    for (int k = 0; k < info->nkernels; k++)
+        if (info->kernels[k].split && info->kernels[k].stage == 0)
+            return k;
+    return -1;
+}
+
 static void size_lists(const plan_info *info, const plan_sizes *sz, int64_t below, plan_runtime *rt)
 {
-    bool lists = false, split = false;
-    for (int k = 0; k < info->nkernels; k++) {
+    bool lists = false, split = plan_split_kernel(info) >= 0;
+    for (int k = 0; k < info->nkernels; k++)
         lists = lists || info->kernels[k].kind == PLAN_KERNEL_LISTS;
-        split = split || info->kernels[k].kind == PLAN_KERNEL_SPLIT;
-    }
     int64_t previous = -1;
     for (int c = 0; c <= info->nshapes; c++) {
         bool stream = c == info->nshapes;
@@ -230,13 +245,11 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
     const plan_kernel *direct = rt->direct >= 0 ? &info->kernels[rt->direct] : NULL;
     int32_t largest = info->nshapes ? info->list_tile[info->nshapes - 1] : 0;
 
-    /* Split chunks: about two per resident CTA over the longest possible
-     * total; a segment is split when a single CTA would hold it for more
-     * than two chunks (PLAN_SPLIT: always). */
-    int split_kernel = -1;
-    for (int k = 0; k < info->nkernels; k++)
-        if (info->kernels[k].kind == PLAN_KERNEL_SPLIT && split_kernel < 0)
-            split_kernel = k;
+    /* Split chunks: about two per resident CTA (of the kernel that runs
+     * the split stage: the lists kernel when it is linked into it) over
+     * the longest possible total; a segment is split when a single CTA
+     * would hold it for more than two chunks (PLAN_SPLIT: always). */
+    int split_kernel = plan_split_kernel(info);
     int64_t resident = (int64_t)(sz->multiprocessors > 0 ? sz->multiprocessors : 1) *
                        (split_kernel >= 0 && sz->ctas_per_sm[split_kernel] > 0 ? sz->ctas_per_sm[split_kernel] : 1);
     rt->chunk = max64(PLAN_STREAM_TILE, round_up((sz->limit + 2 * resident - 1) / (2 * resident), PLAN_STREAM_TILE));
@@ -277,7 +290,9 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
 
     /* the launches, in order: the direct kernel, the lists when a segment
      * can be longer than the direct tile, each split stage when one can be
-     * longer than split_min */
+     * longer than split_min; a lists kernel that runs the split stage too
+     * (a one-stage program) launches when either could be needed, which is
+     * whenever the lists could be (split_min is past every list) */
     if (!direct || sz->segments <= 0)
         return;
     int64_t programs = (sz->segments + direct->tasks_per_program - 1) / direct->tasks_per_program;

@@ -24,9 +24,12 @@ typedef struct plan_kernel {
     bool to_lists;           /* direct: longer segments go to the lists (else it streams them) */
     int64_t stream_max;      /* direct with lists: it streams segments up to this itself (else tile) */
     bool streamer;           /* direct: auto's kernel for means longer than half a tile */
+    bool split;              /* it runs split stage `stage`: a split kernel, or a lists kernel
+                                linked with a one-stage program's split stage (sw.split_stage) */
     int32_t stage;           /* split */
     int32_t block_threads;   /* CTA size */
-    uint32_t lists;          /* lists kernels: the lists it runs (bit c: list c) */
+    uint32_t lists;          /* lists kernels: the lists it runs (bit c: list c; the split
+                                list's bit when it runs the split stage too) */
     int32_t program_threads; /* threads per task */
     int32_t tasks_per_program; /* direct: segments each program runs (1 or more) */
 } plan_kernel;
@@ -103,6 +106,10 @@ typedef struct plan_runtime {
 } plan_runtime;
 
 void plan_runtime_compute(const plan_info *info, const plan_sizes *sizes, plan_runtime *rt);
+
+/* The kernel that runs split stage 0 (a split kernel, or the lists kernel
+ * linked with it), -1 when the plan splits nothing. */
+int plan_split_kernel(const plan_info *info);
 
 /* The value of hidden parameter i as an integer, or (for pointers) a byte
  * offset into the scratch with its element count. */

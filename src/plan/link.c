@@ -5,11 +5,21 @@
  * after the other: a single persistent launch serves all their lists,
  * however many are empty.
  *
+ * A split stage (sw.task = "split", <kernel>__split<k>) that carries
+ * sw.link joins its kernel's group as the last section (the planner links
+ * a one-stage program's only split stage into <kernel>__lists: one
+ * persistent launch for the lists and the split chunks). The linked kernel
+ * then says so: sw.lists includes the split list (the last list, after
+ * the sw.list_tiles lists and the stream list) and sw.split_stage names
+ * the stage. At most one split stage joins a group: a later stage reads
+ * what the one before it merged, which only a new launch orders.
+ *
  * Sections may have different threads per program (a lane, a warp, the
  * CTA) but share the CTA size and the parameters; each section's ops keep
  * their own thread-id arithmetic, and a section that uses shared memory
  * brackets every use with barriers (docs/simt.md), so running sections in
- * sequence needs nothing between them. */
+ * sequence needs nothing between them. The linked kernel's shared memory
+ * is its largest section's. */
 #include "plan.h"
 #include "launch.h"
 #include "../ir/builder.h"
@@ -17,12 +27,17 @@
 
 #include <string.h>
 
-static bool is_section(const ir_op *f)
+static bool has_task(const ir_op *f, const char *task)
 {
     const ir_attr *t = ir_attr_get(f, "sw.task");
-    return f->kind == IR_FUNC && t && t->kind == ATTR_STR && !strcmp(t->s, "list") &&
+    return f->kind == IR_FUNC && t && t->kind == ATTR_STR && !strcmp(t->s, task) &&
            ir_attr_get(f, "simt.num_threads");
 }
+
+static bool is_section(const ir_op *f) { return has_task(f, "list"); }
+
+/* A split stage that joins a group of list sections. */
+static bool is_split_section(const ir_op *f) { return has_task(f, "split") && ir_attr_get(f, "sw.link"); }
 
 /* The linked kernel's name: the section's up to "__list". */
 static size_t base_length(const char *name)
@@ -41,6 +56,31 @@ static int64_t int_attr(const ir_op *f, const char *name)
 {
     const ir_attr *a = ir_attr_get(f, name);
     return a && a->kind == ATTR_INT ? a->i : 0;
+}
+
+/* The split list's index: after one list per tile of sw.list_tiles and the
+ * stream list (launch.c reads the lists the same way). */
+static int64_t split_list(const ir_op *f)
+{
+    const ir_attr *a = ir_attr_get(f, "sw.list_tiles");
+    int64_t tiles = 0;
+    if (a && a->kind == ATTR_STR && a->s[0]) {
+        tiles = 1;
+        for (const char *c = a->s; *c; c++)
+            tiles += *c == ',';
+    }
+    return tiles + 1;
+}
+
+/* The parameter of the linked kernel named `name`, or IR_NO_VALUE. */
+static ir_value param_named(const ir_module *m, const ir_block *body, const char *name)
+{
+    for (int i = 0; i < body->nargs; i++) {
+        const char *arg = m->values[body->args[i]].name;
+        if (arg && !strcmp(arg, name))
+            return body->args[i];
+    }
+    return IR_NO_VALUE;
 }
 
 /* ptr[index] as SIMT IR reads a scalar (lower-simt's lower_load): every
@@ -83,7 +123,7 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
 
     /* the sections, and the words of the scratch header that count their
      * lists (task_kernels.c: word 1 + c counts list c) */
-    ir_op *members[PLAN_MAX_LISTS];
+    ir_op *members[PLAN_MAX_LISTS + 1]; /* the list sections, then a split stage */
     int nmembers = 0;
     for (ir_op *f = linked->next; f; f = f->next)
         if (is_section(f) && !strncmp(ir_func_name(f), name, n) && !strncmp(ir_func_name(f) + n, "__list", 6) &&
@@ -94,20 +134,31 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
             }
             members[nmembers++] = f;
         }
+    /* then the split stage that links here, if any: at most one */
+    ir_op *split = NULL;
+    for (ir_op *f = m->body->first; f; f = f->next)
+        if (is_split_section(f) && !strncmp(ir_func_name(f), name, n) &&
+            !strncmp(ir_func_name(f) + n, "__split", 7) && !strcmp(link_name(f), link_name(first))) {
+            if (split) {
+                sw_unreachable(d, "plan-link: split stages %s and %s both link into %s", ir_func_name(split),
+                               ir_func_name(f), ir_func_name(linked));
+                return false;
+            }
+            split = f;
+        }
     /* Whether any of their lists holds a segment: one load a list, all
      * issued together, before any section runs. The sections' own loops
      * read their counts one after another (each after the section before
      * it), a chain of memory round trips that an empty launch -- the
      * common case: the host launches the lists whenever a segment may be
-     * long -- would otherwise wait through in full. */
-    ir_value scratch = IR_NO_VALUE;
-    for (int i = 0; i < body->nargs; i++) {
-        const char *arg = m->values[body->args[i]].name;
-        if (arg && !strcmp(arg, "__scratch"))
-            scratch = body->args[i];
-    }
-    if (scratch == IR_NO_VALUE) {
-        sw_unreachable(d, "plan-link: %s has no __scratch parameter", ir_func_name(first));
+     * long -- would otherwise wait through in full. The split list counts
+     * in the split counter (the i64 at __scratch64: slots, then chunks),
+     * not zero once a segment has reserved its chunks. */
+    ir_value scratch = param_named(m, body, "__scratch");
+    ir_value scratch64 = split ? param_named(m, body, "__scratch64") : IR_NO_VALUE;
+    if (scratch == IR_NO_VALUE || (split && scratch64 == IR_NO_VALUE)) {
+        sw_unreachable(d, "plan-link: %s has no __scratch%s parameter", ir_func_name(first),
+                       scratch == IR_NO_VALUE ? "" : "64");
         return false;
     }
     ir_builder check = irb_before(m, ret);
@@ -116,7 +167,12 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
         ir_value word = simt_load_word(&check, scratch, 1 + int_attr(members[i], "sw.list"));
         any = irb_binary(&check, IR_OR, any, word);
     }
-    ir_op *guard = irb_if(&check, irb_cmp(&check, "ne", any, irb_int(&check, DT_I32, 0)), NULL, 0);
+    ir_value busy = irb_cmp(&check, "ne", any, irb_int(&check, DT_I32, 0));
+    if (split) {
+        ir_value counter = simt_load_word(&check, scratch64, 0);
+        busy = irb_binary(&check, IR_OR, busy, irb_cmp(&check, "ne", counter, irb_int(&check, DT_I64, 0)));
+    }
+    ir_op *guard = irb_if(&check, busy, NULL, 0);
     ir_builder skip = irb_at_end(m, guard->regions[1], first->loc);
     irb_yield(&skip, NULL, 0);
     ir_builder run = irb_at_end(m, guard->regions[0], first->loc);
@@ -126,12 +182,15 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
     int64_t smem = 0, sections = 0;
     strbuf served;
     sb_init(&served);
+    if (split)
+        members[nmembers++] = split; /* last */
     for (int member = 0; member < nmembers; member++) {
         ir_op *f = members[member];
         ir_block *sb_body = ir_func_body(f);
         if (sb_body->nargs != body->nargs || int_attr(f, "simt.num_threads") != int_attr(linked, "simt.num_threads")) {
             sw_unreachable(d, "plan-link: section %s does not match %s's parameters or CTA size",
                            ir_func_name(f), ir_func_name(first));
+            sb_free(&served);
             return false;
         }
         for (int i = 0; i < sb_body->nargs; i++)
@@ -145,8 +204,11 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
         }
         if (int_attr(f, "simt.smem_bytes") > smem)
             smem = int_attr(f, "simt.smem_bytes");
-        sb_printf(&served, "%s%lld", sections ? "," : "", (long long)int_attr(f, "sw.list"));
+        sb_printf(&served, "%s%lld", sections ? "," : "",
+                  (long long)(f == split ? split_list(first) : int_attr(f, "sw.list")));
         sections++;
+        if (f == split)
+            ir_attr_set_int(m, linked, "sw.split_stage", ir_type_scalar(DT_I32), int_attr(f, "sw.stage"));
         ir_op_unlink(f);
     }
     ir_attr_set_int(m, linked, "simt.smem_bytes", ir_type_scalar(DT_I32), smem);

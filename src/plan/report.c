@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static int find_kind(const plan_info *info, plan_kernel_kind kind)
+/* The lists kernel that runs list c (of several, the one whose sw.lists
+ * names it). */
+static int lists_kernel(const plan_info *info, int c)
 {
     for (int k = 0; k < info->nkernels; k++)
-        if (info->kernels[k].kind == kind)
+        if (info->kernels[k].kind == PLAN_KERNEL_LISTS && (info->kernels[k].lists >> c) & 1u)
             return k;
     return -1;
 }
@@ -30,15 +32,15 @@ plan_placement plan_place(const plan_info *info, const plan_runtime *rt, int64_t
     }
     len = span; /* the lists' tiles start at start rounded down */
     if (len > rt->split_min) {
-        p.kernel = find_kind(info, PLAN_KERNEL_SPLIT);
+        p.kernel = plan_split_kernel(info);
         p.list = info->nlists - 1;
         return p;
     }
-    p.kernel = find_kind(info, PLAN_KERNEL_LISTS);
     p.list = info->nshapes;
     for (int c = info->nshapes - 1; c >= 0; c--)
         if (len <= info->list_tile[c])
             p.list = c;
+    p.kernel = lists_kernel(info, p.list);
     p.streamed = p.list == info->nshapes;
     return p;
 }
@@ -86,7 +88,7 @@ void plan_report(const plan_report_input *in, strbuf *out)
     const plan_kernel *direct = rt->direct >= 0 ? &info->kernels[rt->direct] : NULL;
     int passes = info->nkernels ? 1 : 0;
     for (int k = 0; k < info->nkernels; k++)
-        if (info->kernels[k].kind == PLAN_KERNEL_SPLIT && info->kernels[k].stage + 1 > passes)
+        if (info->kernels[k].split && info->kernels[k].stage + 1 > passes)
             passes = info->kernels[k].stage + 1;
     sb_printf(out, "plan of %s, schedule %s, on %s", in->kernel, plan_schedule_names[info->schedule], in->device);
     if (in->device_index >= 0)
@@ -117,7 +119,11 @@ void plan_report(const plan_report_input *in, strbuf *out)
             sb_printf(out, " %d", info->list_tile[c]);
         sb_printf(out, " (one tile each), then streamed by a CTA up to %lld\n",
                   (long long)(rt->split_min == INT64_MAX ? in->limit : rt->split_min));
-        if (rt->split_min != INT64_MAX)
+        int split = plan_split_kernel(info);
+        if (rt->split_min != INT64_MAX && split >= 0 && info->kernels[split].kind == PLAN_KERNEL_LISTS)
+            sb_printf(out, "  split: segments longer than %lld, in chunks of %lld (the last section of %s)\n",
+                      (long long)rt->split_min, (long long)rt->chunk, info->kernels[split].name);
+        else if (rt->split_min != INT64_MAX)
             sb_printf(out, "  split: segments longer than %lld, in chunks of %lld\n",
                       (long long)rt->split_min, (long long)rt->chunk);
     }
@@ -171,15 +177,15 @@ void plan_report(const plan_report_input *in, strbuf *out)
             double bytes = 0;
             if (k->kind == PLAN_KERNEL_DIRECT) {
                 bytes = (double)on_direct.bytes + 8.0 * (double)(in->segments - on_direct.segments);
-            } else if (k->kind == PLAN_KERNEL_LISTS) {
-                for (int c = 0; c < info->nlists - 1; c++)
+            } else {
+                for (int c = 0; k->kind == PLAN_KERNEL_LISTS && c < info->nlists - 1; c++)
                     if (k->lists & (1u << c))
                         bytes += (double)per_list[c].bytes;
-            } else {
                 const tally *t = &per_list[info->nlists - 1];
-                bytes = (double)t->elements * (double)(info->read_bytes +
-                                                       (k->stage == passes - 1 ? info->write_bytes : 0)) +
-                        (double)t->tasks * 16.0;
+                if (k->split) /* the split stage's chunks (a split kernel, or the lists' last section) */
+                    bytes += (double)t->elements * (double)(info->read_bytes +
+                                                            (k->stage == passes - 1 ? info->write_bytes : 0)) +
+                             (double)t->tasks * 16.0;
             }
             planned += bytes;
             sb_puts(out, ", moves ");
