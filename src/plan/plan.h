@@ -19,10 +19,19 @@
  *                       of its class (sw.overflow = "lists")
  *   sw.task = "list"    a persistent section over list sw.list: every segment
  *                       in it fits sw.tile (or, sw.overflow = "stream", is
- *                       streamed); the sections of a schedule are linked into
- *                       one kernel, <kernel>__lists, after lower-simt
+ *                       streamed); after lower-simt the sections are linked
+ *                       into the kernel sw.link names, <kernel>__<sw.link>
+ *                       (lists; a program of several stages: lists and
+ *                       lists_wide)
  *   sw.task = "split"   stage sw.stage of the split segments: a persistent
- *                       grid of CTAs over chunks of sw.chunk_tiles tiles
+ *                       grid of CTAs over chunks of the split list; with
+ *                       sw.link (a one-stage program's only stage, under a
+ *                       schedule with list sections) it is linked into
+ *                       <kernel>__<sw.link> as its last section
+ *   sw.task = "lists"   (after plan-link) a linked kernel: the lists in
+ *                       sw.lists, its sw.sections in that order, and, with
+ *                       sw.split_stage = k, split stage k last (sw.lists
+ *                       then ends with the split list)
  *
  * plan_info (launch.c) reads the attributes back from the lowered module;
  * plan_runtime fills the launch parameters from the real sizes.
@@ -73,8 +82,10 @@ const char *plan_shape_policy(plan_shape s);
  * module of semantic grid programs (one per task kernel). */
 bool plan_build(ir_module *m, plan_schedule schedule, diag *d);
 
-/* After lower-simt: links the list sections of every schedule into one
- * kernel each (<kernel>__lists); requires and guarantees verified SIMT IR. */
+/* After lower-simt: links the list sections of every schedule into their
+ * kernels (<kernel>__lists, <kernel>__lists_wide), a one-stage program's
+ * split stage last into <kernel>__lists; requires and guarantees verified
+ * SIMT IR. */
 bool plan_link(ir_module *m, diag *d);
 
 #endif

@@ -847,8 +847,13 @@ static ir_value find_split_segment(planner *pl, ir_builder *b, ir_value t, ir_va
 }
 
 /* Stage k of every split segment: a persistent grid of CTAs over all
- * chunks of all split segments, chunk t on CTA t mod grid. */
-static void build_split_stage(planner *pl, int32_t k)
+ * chunks of all split segments, chunk t on CTA t mod grid. With `link`
+ * (a one-stage program under a schedule with list sections), plan-link
+ * makes it the last section of <kernel>__lists, so one persistent launch
+ * runs the lists and the split chunks: the chunks loop over whatever grid
+ * that kernel gets, and the merge (the last chunk's ticket) needs no
+ * grid-wide order, as there is no later stage to wait for it. */
+static void build_split_stage(planner *pl, int32_t k, bool link)
 {
     char suffix[32];
     snprintf(suffix, sizeof suffix, "split%d", k);
@@ -856,6 +861,8 @@ static void build_split_stage(planner *pl, int32_t k)
     ir_attr_set_str(pl->m, pl->func, "sw.policy", "split");
     set_int(pl, "sw.stage", k);
     set_int(pl, "sw.tile", PLAN_STREAM_TILE);
+    if (link)
+        ir_attr_set_str(pl->m, pl->func, "sw.link", "lists");
     ir_builder b = kernel_body(pl);
     ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
     int sl = split_list(pl);
@@ -971,9 +978,15 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     if (schedule != PLAN_SPLIT)
         for (int c = 0; c <= stream_list(pl); c++)
             build_list_section(pl, c);
+    /* a one-stage program's split stage is a section of the lists kernel
+     * (one launch fewer; both are usually empty); a program of several
+     * stages keeps one kernel per stage: each merge must finish before the
+     * next stage reads its result, a grid-wide order only a new launch
+     * gives */
+    bool link_split = schedule != PLAN_SPLIT && pl->p.nstages == 1;
     int rmax, rsum;
     for (int32_t k = 0; k < pl->p.nstages; k++) {
-        build_split_stage(pl, k);
+        build_split_stage(pl, k, link_split);
         if (task_online_pair(&pl->p, k, &rmax, &rsum))
             k++; /* stage k + 1 ran with k */
     }

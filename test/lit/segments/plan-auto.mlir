@@ -7,7 +7,9 @@
 // that fits its tile on chip, streaming one of up to sw.stream_max
 // elements (2 tiles on part of a warp, 16 on a warp) and appending a
 // longer one to the list of its class; one persistent section per list
-// (linked into one kernel after lower-simt); one split kernel per stage.
+// (linked into one kernel after lower-simt); one split kernel per stage
+// (a one-stage program's is linked into the lists kernel too:
+// plan-link-split.mlir).
 
 // First, for means of at most one element: one thread holding one element
 // (its tile starts at the segment's start: no vector access to align),
@@ -116,13 +118,14 @@
 // CHECK:             "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<f32>, f32) -> ()
 // CHECK-NOT:     func.func @segmented_sum(
 
-// After lower-simt, the sections are two persistent kernels: the lists of
-// tasks whose threads hold up to 8 elements and the stream list, then the
-// wider ones.
+// After lower-simt, a one-stage program's sections and its split stage
+// are one persistent kernel (a program of several stages links the lists
+// of tasks whose threads hold up to 8 elements and the stream list into
+// one kernel, the wider ones into another, and keeps its split kernels).
 // LINKED-LABEL: func.func @segmented_sum__direct_subwarp4(
 // LINKED-SAME:    simt.num_threads = 128 : i32
 // LINKED-LABEL: func.func @segmented_sum__lists(
-// LINKED-SAME:    sw.sections = 12 : i32, sw.task = "lists"
+// LINKED-SAME:    sw.sections = 13 : i32, sw.split_stage = 0 : i32, sw.task = "lists"
 // Before any section, one load of each list's count (scratch word 1 + c),
 // all together, and the sections only when one is not zero.
 // LINKED:         %[[W0:[0-9]+]] = "sw.addptr"(%__scratch, %{{[0-9]+}})
@@ -132,12 +135,24 @@
 // LINKED:         %[[C1:[0-9]+]] = "simt.vreduce"
 // LINKED-NEXT:    "sw.or"(%[[C0]], %[[C1]])
 // LINKED-NOT:     "sw.for"
-// LINKED:         %[[ANY:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %{{[0-9]+}}) {predicate = "ne"}
-// LINKED-NEXT:    "sw.if"(%[[ANY]]) ({
+// LINKED:         %[[ANY:[0-9]+]] = "sw.cmp"(%{{[0-9]+}}, %{{[0-9]+}}) {predicate = "ne"} : (i32, i32) -> i1
+// The split stage (the last section) counts in the split counter, the i64
+// at __scratch64: loaded with the others.
+// LINKED-NOT:     "sw.for"
+// LINKED:         %[[S:[0-9]+]] = "sw.splat"(%__scratch64) : (!sw.ptr<i64>) -> vector<1x!sw.ptr<i64>>
+// LINKED-NEXT:    %[[SL:[0-9]+]] = "simt.load"(%[[S]]) {vec = 1 : i32}
+// LINKED-NEXT:    %[[SC:[0-9]+]] = "simt.vreduce"(%[[SL]]) {kind = "max"}
+// LINKED-NEXT:    %[[SPLIT:[0-9]+]] = "sw.cmp"(%[[SC]], %{{[0-9]+}}) {predicate = "ne"} : (i64, i64) -> i1
+// LINKED-NEXT:    %[[BUSY:[0-9]+]] = "sw.or"(%[[ANY]], %[[SPLIT]])
+// LINKED-NEXT:    "sw.if"(%[[BUSY]]) ({
 // LINKED:           "sw.for"
 // LINKED-NOT:   func.func @segmented_sum__lists_wide(
 // LINKED-NOT:   func.func @segmented_sum__list0
-// LINKED-LABEL: func.func @segmented_sum__split0(
+// LINKED-NOT:   func.func @segmented_sum__split0(
+// LINKED-LABEL: func.func @segmented_softmax__lists(
+// LINKED-LABEL: func.func @segmented_softmax__lists_wide(
+// LINKED-LABEL: func.func @segmented_softmax__split0(
+// LINKED-LABEL: func.func @segmented_softmax__split2(
 func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %out_ptr: !sw.ptr<f32>) attributes {sw.stages = 1 : i32} {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
   %seg = "sw.segment"(%values_ptr, %offsets_ptr, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
