@@ -316,6 +316,85 @@ def test_one_pass_maximum_and_sum_across_chunks(rng, example, schedule):
     assert int(rows["split"][-1]) >= (12 if schedule == "split" else 4), text
 
 
+ONE_STAGE = ("segmented_sum", "segmented_max", "segmented_mean", "weighted_sum")
+SEVERAL_STAGES = ("segmented_softmax", "segmented_log_softmax", "segmented_l2_normalise")
+
+
+def _bytes(text):
+    number, unit = text.split()
+    return float(number) * {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}[unit]
+
+
+def _split_lengths(case, rng):
+    """Lengths with segments the CPU's plan splits (longer than two chunks
+    of about an eighth of all elements) among ones for the lists."""
+    if case == "bimodal":
+        lengths = sc.lengths("bimodal", N, rng)
+        lengths[len(lengths) // 2] = 16384  # split, whatever the draw
+        return lengths
+    if case == "one-outlier":
+        return sc.lengths("one-outlier", N, rng)
+    # few huge (sc's few-huge, eight of an eighth each, is never longer
+    # than two chunks): three split, the rest to the lists and the direct
+    # kernel
+    return np.array([3, 20000, 0, 17000, 9000, 1, 12000, 700, 5000], dtype=np.int64)
+
+
+@pytest.mark.parametrize("schedule", ["auto", "persistent"])
+@pytest.mark.parametrize("case", ["bimodal", "one-outlier", "few-huge"])
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_one_stage_split_is_a_section_of_the_lists_kernel(rng, example, case, schedule):
+    """A one-stage program's split stage is the last section of its lists
+    kernel (docs/schedules.md): one persistent launch after the direct one
+    runs every list and the split chunks, merged by the last chunk of each
+    segment whatever the grid. The results are right and the same bits on
+    every run; the plan shows no split launch, the split row, and the
+    split chunks' bytes in the lists launch."""
+    lengths = _split_lengths(case, rng)
+    inputs = sc.make_inputs(example, lengths, rng)
+    check_schedule(example, inputs, schedule, case)
+    text = str(kernel(example).plan(arguments=_kernel_arguments(example, inputs), schedule=schedule))
+    launches = _plan_lines(text, "launches, in order:")
+    names = [r[1] for r in launches]
+    assert len(names) == 2 and names[1] == example + "__lists", text
+    assert not any("__split" in name for name in names), text
+    assert "(the last section of %s__lists)\n" % example in text, text
+    rows = {r[0]: r for r in _plan_lines(text, "segments by policy (segments, elements, tasks):")}
+    assert int(rows["split"][-1]) >= 2, "the case splits a segment into chunks:\n" + text
+    moved = _bytes(" ".join(launches[1][-2:]))
+    assert moved >= int(rows["split"][-2]) * inputs["values"].itemsize, text
+
+
+@pytest.mark.parametrize("schedule", ["auto", "persistent"])
+@pytest.mark.parametrize("example", SEVERAL_STAGES)
+def test_several_stages_keep_their_split_kernels(rng, example, schedule):
+    """A program of several stages keeps one split kernel per stage (the
+    next stage reads what the merge stored: a new launch orders them),
+    launched after the lists."""
+    lengths = _split_lengths("bimodal", rng)
+    inputs = sc.make_inputs(example, lengths, rng)
+    check_schedule(example, inputs, schedule, "bimodal")
+    text = str(kernel(example).plan(arguments=_kernel_arguments(example, inputs), schedule=schedule))
+    names = [r[1] for r in _plan_lines(text, "launches, in order:")]
+    assert example + "__split0" in names and names.index(example + "__split0") > names.index(
+        example + "__lists"), text
+    assert "last section" not in text, text
+
+
+def test_plan_ir_links_only_a_one_stage_split():
+    signature = {"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}
+    for schedule in ("auto", "persistent"):
+        simt = kernel("segmented_sum").emit_mlir(signature=signature, stage="simt", schedule=schedule)
+        assert "@segmented_sum__split0(" not in simt
+        lists = [line for line in simt.splitlines() if "func.func @segmented_sum__lists(" in line]
+        assert len(lists) == 1 and 'sw.lists = "0,1,2,3,4,5,6,7,8,9,10,11,12"' in lists[0], lists
+        assert "sw.split_stage = 0 : i32" in lists[0], lists
+        softmax = kernel("segmented_softmax").emit_mlir(
+            signature={"values_ptr": "*f32", "offsets_ptr": "*i32", "output_ptr": "*f32"}, stage="simt",
+            schedule=schedule)
+        assert "@segmented_softmax__split0(" in softmax and "sw.split_stage" not in softmax
+
+
 @sw.jit
 def maximum_and_sum_of_exponentials(values_ptr, offsets_ptr, max_ptr, sum_ptr):
     sid = sl.segment_id(0)

@@ -591,9 +591,196 @@ static void test_list_capacities(void)
     arena_free(&ar);
 }
 
+/* ---- a one-stage program's split stage runs in the lists kernel ------------------------ */
+
+/* `text` planned for `schedule`, lowered, linked and read back into *info
+ * (the module in `ar`); NULL when that failed (a test failure). */
+static ir_module *planned(arena *ar, const char *text, plan_schedule schedule, plan_info *info)
+{
+    source_file src = {"plan.mlir", text, strlen(text), 1};
+    diag d;
+    diag_init(&d);
+    static const char *const cleanup[] = {"fold", "cse", "fold", "dce"};
+    ir_module *m = ir_parse_module(ar, &src, &d);
+    int nruntime = m ? ir_func_body(ir_module_func(m))->nargs : 0;
+    bool ok = m && plan_build(m, schedule, &d) && pass_run_pipeline(m, cleanup, 4, NULL, &d) &&
+              pass_lower_simt(m, &d) && plan_link(m, &d) && pass_run_default(m, NULL, &d) &&
+              plan_info_read(m, schedule, nruntime, info, &d);
+    CHECK(ok, "%s: %s", plan_schedule_names[schedule], d.message ? d.message : "?");
+    diag_clear(&d);
+    return ok ? m : NULL;
+}
+
+static int count_kind(const plan_info *info, plan_kernel_kind kind)
+{
+    int n = 0;
+    for (int k = 0; k < info->nkernels; k++)
+        n += info->kernels[k].kind == kind;
+    return n;
+}
+
+/* Runs the plan of m for sizes with `sms` multiprocessors of `ctas` CTAs
+ * each for every kernel (plan_run_cpu_simt's machine is fixed), as
+ * plan_run_cpu_simt does; the launches' grids in *rt. */
+static bool run_on_machine(const ir_module *m, const plan_info *info, int sms, int ctas, const cpu_arg *args,
+                           const int64_t *numel, int nnumel, int64_t segments, plan_runtime *rt, diag *d)
+{
+    plan_sizes sz;
+    plan_cpu_sizes(info, segments, numel, nnumel, &sz);
+    sz.multiprocessors = sms;
+    for (int k = 0; k < info->nkernels; k++)
+        sz.ctas_per_sm[k] = ctas;
+    plan_runtime_compute(info, &sz, rt);
+    int nargs = info->nruntime + info->nhidden;
+    unsigned char *scratch = calloc(rt->scratch_bytes + 16, 1);
+    cpu_arg *all = calloc((size_t)nargs + 1, sizeof *all);
+    memcpy(all, args, sizeof *all * (size_t)info->nruntime);
+    for (int h = 0; h < info->nhidden; h++) {
+        plan_value v = plan_hidden_value(info, rt, h, numel, segments, true);
+        all[info->nruntime + h] = v.is_pointer
+            ? (cpu_arg){.kind = CPU_ARG_BUFFER, .data = scratch + v.offset, .nelems = v.nelems, .scratch = true}
+            : (cpu_arg){.kind = CPU_ARG_INT, .i = v.value};
+    }
+    cpu_journal *journal = cpu_journal_new();
+    bool ok = true;
+    for (int i = 0; ok && i < rt->nlaunches; i++) {
+        int64_t grid[3] = {rt->launches[i].grid, 1, 1};
+        ok = cpu_simt_launch_with(m, info->kernels[rt->launches[i].kernel].func, grid, all, nargs, journal, d);
+    }
+    cpu_journal_free(journal);
+    free(scratch);
+    free(all);
+    return ok;
+}
+
+/* Auto and persistent link a one-stage program's split stage into the
+ * lists kernel (sw.split_stage, the split list in sw.lists): no split
+ * kernel of its own, one launch after the direct one whenever a segment
+ * may need the lists or the split, its grid and the chunks from the
+ * linked kernel's resident CTAs; the merges are right whatever that grid.
+ * A program of several stages and schedule split keep their split
+ * kernels. */
+static void test_linked_split(void)
+{
+    arena ar;
+    arena_init(&ar);
+    plan_schedule linking[2] = {PLAN_AUTO, PLAN_PERSISTENT};
+    for (int i = 0; i < 2; i++) {
+        const char *what = plan_schedule_names[linking[i]];
+        plan_info info;
+        ir_module *m = planned(&ar, sum_i32, linking[i], &info);
+        if (!m)
+            continue;
+        int split = plan_split_kernel(&info);
+        CHECK(count_kind(&info, PLAN_KERNEL_SPLIT) == 0 && count_kind(&info, PLAN_KERNEL_LISTS) == 1,
+              "%s: a one-stage program has one lists kernel and no split kernel", what);
+        CHECK(split >= 0 && info.kernels[split].kind == PLAN_KERNEL_LISTS && info.kernels[split].split &&
+                  info.kernels[split].stage == 0 && (info.kernels[split].lists >> (info.nlists - 1)) & 1u,
+              "%s: the lists kernel runs the split list", what);
+        if (split < 0)
+            continue;
+        /* sizes: long enough to split, on 10 multiprocessors of 3 CTAs */
+        plan_sizes sz = {.segments = 64, .limit = (int64_t)1 << 24, .multiprocessors = 10};
+        for (int k = 0; k < info.nkernels; k++)
+            sz.ctas_per_sm[k] = k == split ? 3 : 1;
+        plan_runtime rt;
+        plan_runtime_compute(&info, &sz, &rt);
+        CHECK(rt.nlaunches == 2 && rt.launches[1].kernel == split && rt.launches[1].grid == 30,
+              "%s: the direct kernel, then the lists on 10 x 3 CTAs (%d launches)", what, rt.nlaunches);
+        CHECK(rt.chunk == (((int64_t)1 << 24) + 59) / 60 / PLAN_STREAM_TILE * PLAN_STREAM_TILE + PLAN_STREAM_TILE &&
+                  rt.split_min == 2 * rt.chunk && rt.caps[info.nlists - 1] > 0 && rt.partials_cap > 0,
+              "%s: chunks of %lld over the lists kernel's 30 resident CTAs, split past %lld", what,
+              (long long)rt.chunk, (long long)rt.split_min);
+        /* one segment the streamer keeps (auto): no list, no split, no launch */
+        sz.segments = 1, sz.limit = 2000;
+        plan_runtime_compute(&info, &sz, &rt);
+        if (linking[i] == PLAN_AUTO)
+            CHECK(rt.nlaunches == 1, "%s: %d launches for a segment of 2000", what, rt.nlaunches);
+        /* lists but nothing that can split (split_min 4096): the lists kernel still runs */
+        sz.segments = 64, sz.limit = 4000;
+        plan_runtime_compute(&info, &sz, &rt);
+        CHECK(rt.nlaunches == 2 && rt.launches[1].kernel == split && rt.caps[info.nlists - 1] == 0,
+              "%s: lists only", what);
+
+        /* exact results on machines of 4, 7 and 13 CTAs in all (the chunks
+         * follow the grid; the merge takes the last chunk's ticket) */
+        int64_t lengths[] = {3, 40000, 0, 17000, 1, 9000, 700, 20001, 5, 2100};
+        int64_t segments = (int64_t)(sizeof lengths / sizeof lengths[0]);
+        int64_t offsets[sizeof lengths / sizeof lengths[0] + 1] = {0};
+        for (int64_t s = 0; s < segments; s++)
+            offsets[s + 1] = offsets[s] + lengths[s];
+        int64_t total = offsets[segments];
+        int32_t *values = malloc(sizeof(int32_t) * (size_t)total);
+        int32_t offsets32[sizeof lengths / sizeof lengths[0] + 1], want[16], got[16];
+        for (int64_t s = 0; s <= segments; s++)
+            offsets32[s] = (int32_t)offsets[s];
+        for (int64_t s = 0; s < segments; s++) {
+            want[s] = 0;
+            for (int64_t e = offsets[s]; e < offsets[s + 1]; e++) {
+                values[e] = (int32_t)(rng() % 2001) - 1000;
+                want[s] += values[e];
+            }
+        }
+        int machines[3][2] = {{2, 2}, {7, 1}, {13, 1}};
+        for (int mc = 0; mc < 3; mc++) {
+            memset(got, 0x55, sizeof got);
+            cpu_arg args[3] = {buf(values, total), buf(offsets32, segments + 1), buf(got, segments)};
+            diag d;
+            diag_init(&d);
+            int ctas = machines[mc][0] * machines[mc][1];
+            bool ok = run_on_machine(m, &info, machines[mc][0], machines[mc][1], args, &total, 1, segments, &rt, &d);
+            CHECK(ok, "%s on %d CTAs: %s", what, ctas, d.message ? d.message : "?");
+            diag_clear(&d);
+            int64_t split_segments = 0;
+            for (int64_t s = 0; s < segments; s++)
+                split_segments += lengths[s] > rt.split_min;
+            CHECK(split_segments >= (mc ? 3 : 1) && rt.nlaunches == 2 && rt.launches[1].grid == ctas,
+                  "%s on %d CTAs: %lld segments split, %d launches", what, ctas, (long long)split_segments,
+                  rt.nlaunches);
+            CHECK(ok && !memcmp(got, want, sizeof(int32_t) * (size_t)segments), "%s on %d CTAs: wrong sums", what,
+                  ctas);
+        }
+        free(values);
+    }
+
+    /* several stages: a split kernel per stage, the lists without the split list */
+    static const plan_schedule all[3] = {PLAN_AUTO, PLAN_PERSISTENT, PLAN_SPLIT};
+    for (int i = 0; i < 3; i++) {
+        const char *what = plan_schedule_names[all[i]];
+        plan_info info;
+        if (!planned(&ar, l2_normalise_f32, all[i], &info))
+            continue;
+        int split = plan_split_kernel(&info);
+        CHECK(count_kind(&info, PLAN_KERNEL_SPLIT) == 2 && split >= 0 &&
+                  info.kernels[split].kind == PLAN_KERNEL_SPLIT,
+              "%s: two stages, two split kernels", what);
+        for (int k = 0; k < info.nkernels; k++)
+            CHECK(info.kernels[k].kind != PLAN_KERNEL_LISTS ||
+                      (!info.kernels[k].split && !((info.kernels[k].lists >> (info.nlists - 1)) & 1u)),
+                  "%s: %s runs no split list", what, info.kernels[k].name);
+        plan_sizes sz = {.segments = 64, .limit = (int64_t)1 << 24, .multiprocessors = 10};
+        for (int k = 0; k < info.nkernels; k++)
+            sz.ctas_per_sm[k] = info.kernels[k].kind == PLAN_KERNEL_SPLIT ? 4 : 1;
+        plan_runtime rt;
+        plan_runtime_compute(&info, &sz, &rt);
+        int last = rt.nlaunches - 1;
+        CHECK(last >= 2 && info.kernels[rt.launches[last].kernel].kind == PLAN_KERNEL_SPLIT &&
+                  info.kernels[rt.launches[last].kernel].stage == 1 && rt.launches[last].grid == 40 &&
+                  info.kernels[rt.launches[last - 1].kernel].stage == 0,
+              "%s: split0 then split1 last, on 10 x 4 CTAs", what);
+    }
+    /* schedule split of a one-stage program: its split kernel as it is */
+    plan_info info;
+    if (planned(&ar, sum_f32, PLAN_SPLIT, &info))
+        CHECK(count_kind(&info, PLAN_KERNEL_SPLIT) == 1 && count_kind(&info, PLAN_KERNEL_LISTS) == 0,
+              "split: one split kernel, no lists");
+    arena_free(&ar);
+}
+
 int main(void)
 {
     test_list_capacities();
+    test_linked_split();
     test_f32_kernels();
     test_int_kernel("sum_i32", sum_i32, DT_I32, false);
     test_int_kernel("max_i32", max_i32, DT_I32, true);
