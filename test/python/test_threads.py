@@ -78,7 +78,9 @@ def test_threads_racing_on_one_specialisation_share_one_kernel(rng):
     def worker(index):
         start.wait()
         out = np.zeros(100, np.int32)
-        affine_kernel._cache.pop(("x_ptr=*i32,out_ptr=*i32,n=i32", "SCALE=7,BLOCK=8"), None)
+        with affine_kernel._lock:  # as the cache's users do (unlocked, another thread's
+            # _compile could find the key and then fail to move it: KeyError)
+            affine_kernel._cache.pop(("x_ptr=*i32,out_ptr=*i32,n=i32", "SCALE=7,BLOCK=8"), None)
         affine_kernel.launch(arguments={"x_ptr": x, "out_ptr": out, "n": 100},
                              constexprs={"SCALE": 7, "BLOCK": block}, grid=(13,))
         results[index] = (affine_kernel._compile("x_ptr=*i32,out_ptr=*i32,n=i32",
