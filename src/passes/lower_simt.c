@@ -390,8 +390,9 @@ static void lower_store(lowerer *lw, ir_op *op)
  *   2. replicated copies (tid >= N / V) replace p by the identity;
  *   3. p = combine(p, simt.shfl_xor(p, o)) for o = 16, 8, 4, 2, 1;
  *   4. with W = T / 32 > 1 warps: lane 0 of each warp writes p to
- *      shared[warp], barrier, every thread combines shared[0 .. W-1] in
- *      order, barrier (the scratch is free again).
+ *      shared[warp], barrier, lane l of every warp loads shared[l mod W]
+ *      and log2(W) shuffles combine them (combine_warps), barrier (the
+ *      scratch is free again).
  *
  * Narrow element types reduce in a wider accumulator of 32 or 64 bits: f16/bf16 in f32 (sums and products round once at the
  * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
@@ -440,7 +441,12 @@ void ls_barrier(lowerer *lw, ir_op *pos)
 }
 
 /* Step 4: one partial per warp through shared memory (offset 0, one
- * element per warp), combined in warp order by every thread. */
+ * element per warp, stored by lane 0), then in every warp lane l loads
+ * partial l mod W and a butterfly of log2(W) shuffles (offsets W/2 .. 1)
+ * combines them: every lane of every warp evaluates the same tree (the
+ * combines are commutative), so the result is uniform and the same on
+ * every executor. One load and log2(W) shuffles a thread, where reading
+ * every partial took W loads and W - 1 combines. */
 static ir_value combine_warps(lowerer *lw, ir_op *pos, ir_value p, ir_op_kind combine, int32_t warps)
 {
     ir_module *m = lw->m;
@@ -453,13 +459,11 @@ static ir_value combine_warps(lowerer *lw, ir_op *pos, ir_value p, ir_op_kind co
     ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
     ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
     ls_barrier(lw, pos);
-    ir_value total = IR_NO_VALUE;
-    for (int32_t w = 0; w < warps; w++) {
-        ir_value index = ls_const_i32(lw, pos, w);
-        ir_value part = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
-        ir_attr_set_int(m, ls_def_of(lw, part), "offset", ir_type_scalar(DT_I32), 0);
-        total = w == 0 ? part : ls_binary(lw, pos, combine, total, part);
-    }
+    ir_value index = warps < SIMT_WARP ? ls_binary(lw, pos, IR_AND, lane, ls_const_i32(lw, pos, warps - 1)) : lane;
+    ir_value total = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
+    ir_attr_set_int(m, ls_def_of(lw, total), "offset", ir_type_scalar(DT_I32), 0);
+    for (int offset = warps / 2; offset >= 1; offset /= 2)
+        total = ls_binary(lw, pos, combine, total, ls_shfl_xor(lw, pos, total, offset));
     ls_barrier(lw, pos);
     lw->uses_scratch = true;
     return total;

@@ -5,7 +5,7 @@
 // sw.reduce becomes the four steps of docs/simt.md: simt.vreduce of the
 // thread's slots, identity for replicated copies, a butterfly of
 // simt.shfl_xor over the warp, and with W > 1 warps a pass through shared
-// memory between two barriers.
+// memory between two barriers (one partial a warp, combined by shuffles).
 
 // W = 4 (1024 elements, 128 threads): f32 sum, no copies.
 // CHECK-LABEL: func.func @sum_w4
@@ -31,17 +31,15 @@
 // CHECK-NEXT: %[[LEAD:[0-9]+]] = "sw.cmp"(%[[LANE]], %[[C0]]) {predicate = "eq"} : (i32, i32) -> i1
 // CHECK-NEXT: "simt.smem_store"(%[[WARP]], %[[P5]], %[[LEAD]]) {offset = 0 : i32} : (i32, f32, i1) -> ()
 // CHECK-NEXT: "simt.barrier"() : () -> ()
-// CHECK-NEXT: %[[I0:[0-9]+]] = "sw.constant"() {value = 0 : i32} : () -> i32
-// CHECK-NEXT: %[[S0:[0-9]+]] = "simt.smem_load"(%[[I0]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[I1:[0-9]+]] = "sw.constant"() {value = 1 : i32} : () -> i32
-// CHECK-NEXT: %[[S1:[0-9]+]] = "simt.smem_load"(%[[I1]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[T1:[0-9]+]] = "sw.add"(%[[S0]], %[[S1]]) : (f32, f32) -> f32
-// CHECK-NEXT: %[[I2:[0-9]+]] = "sw.constant"() {value = 2 : i32} : () -> i32
-// CHECK-NEXT: %[[S2:[0-9]+]] = "simt.smem_load"(%[[I2]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[T2:[0-9]+]] = "sw.add"(%[[T1]], %[[S2]]) : (f32, f32) -> f32
-// CHECK-NEXT: %[[I3:[0-9]+]] = "sw.constant"() {value = 3 : i32} : () -> i32
-// CHECK-NEXT: %[[S3:[0-9]+]] = "simt.smem_load"(%[[I3]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[T3:[0-9]+]] = "sw.add"(%[[T2]], %[[S3]]) : (f32, f32) -> f32
+// Every warp loads partial (lane mod W) and combines the W partials by a
+// butterfly of log2(W) shuffles.
+// CHECK-NEXT: %[[WM:[0-9]+]] = "sw.constant"() {value = 3 : i32} : () -> i32
+// CHECK-NEXT: %[[IDX:[0-9]+]] = "sw.and"(%[[LANE]], %[[WM]]) : (i32, i32) -> i32
+// CHECK-NEXT: %[[S:[0-9]+]] = "simt.smem_load"(%[[IDX]]) {offset = 0 : i32} : (i32) -> f32
+// CHECK-NEXT: %[[R1:[0-9]+]] = "simt.shfl_xor"(%[[S]]) {offset = 2 : i32} : (f32) -> f32
+// CHECK-NEXT: %[[T1:[0-9]+]] = "sw.add"(%[[S]], %[[R1]]) : (f32, f32) -> f32
+// CHECK-NEXT: %[[R2:[0-9]+]] = "simt.shfl_xor"(%[[T1]]) {offset = 1 : i32} : (f32) -> f32
+// CHECK-NEXT: %[[T3:[0-9]+]] = "sw.add"(%[[T1]], %[[R2]]) : (f32, f32) -> f32
 // CHECK-NEXT: "simt.barrier"() : () -> ()
 // The scalar result is stored by thread 0 (docs/simt.md, "Scalar memory").
 // CHECK-NEXT: %[[Z:[0-9]+]] = "sw.constant"() {value = 0 : i32} : () -> i32
@@ -159,6 +157,34 @@ module {
     %7 = "sw.load"(%6) : (tensor<128x!sw.ptr<i1>>) -> tensor<128xi1>
     %8 = "sw.reduce"(%7) {kind = "sum"} : (tensor<128xi1>) -> i1
     "sw.store"(%out2, %8) : (!sw.ptr<i1>, i1) -> ()
+    "func.return"() : () -> ()
+  }
+}
+
+// -----
+
+// W = 32 (a CTA of 1024 threads): lane l loads partial l itself (no mask)
+// and five shuffles combine the 32 partials.
+// CHECK-LABEL: func.func @max_w32
+// CHECK-SAME: simt.num_threads = 1024 : i32
+// CHECK:      %[[LANE:[0-9]+]] = "sw.and"(%{{[0-9]+}}, %{{[0-9]+}}) : (i32, i32) -> i32
+// CHECK:      "simt.smem_store"
+// CHECK-NEXT: "simt.barrier"() : () -> ()
+// CHECK-NEXT: %[[S:[0-9]+]] = "simt.smem_load"(%[[LANE]]) {offset = 0 : i32} : (i32) -> i32
+// CHECK-NEXT: %[[R:[0-9]+]] = "simt.shfl_xor"(%[[S]]) {offset = 16 : i32} : (i32) -> i32
+// CHECK-NEXT: "sw.maximum"(%[[S]], %[[R]]) : (i32, i32) -> i32
+// CHECK-COUNT-4: "simt.shfl_xor"
+// CHECK-NEXT: %[[M:[0-9]+]] = "sw.maximum"
+// CHECK-NEXT: "simt.barrier"() : () -> ()
+// CHECK-NOT:  "simt.smem_load"
+module {
+  func.func @max_w32(%x: !sw.ptr<i32>, %out: !sw.ptr<i32>) attributes {sw.block_threads = 1024 : i32} {
+    %0 = "sw.arange"() {end = 2048 : i32, start = 0 : i32} : () -> tensor<2048xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<i32>) -> tensor<2048x!sw.ptr<i32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<2048x!sw.ptr<i32>>, tensor<2048xi32>) -> tensor<2048x!sw.ptr<i32>>
+    %3 = "sw.load"(%2) : (tensor<2048x!sw.ptr<i32>>) -> tensor<2048xi32>
+    %4 = "sw.reduce"(%3) {kind = "max"} : (tensor<2048xi32>) -> i32
+    "sw.store"(%out, %4) : (!sw.ptr<i32>, i32) -> ()
     "func.return"() : () -> ()
   }
 }
