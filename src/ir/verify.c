@@ -801,6 +801,11 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_BARRIER: return true;
     default: break;
     }
+    if (op->kind == IR_DIV || op->kind == IR_EXP) {
+        const ir_attr *approx = ir_attr_get(op, "approx");
+        if (approx && approx->kind != ATTR_BOOL)
+            return fail(v, op, "'%s' attribute 'approx' must be a bool", name_of(op));
+    }
     if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 1)
         return check_unary(v, op);
     if ((flags & F_ELEM) && (ir_ops[op->kind].noperands == 2 || ir_ops[op->kind].noperands == 3))

@@ -106,6 +106,14 @@ static bool emit_elementwise_op(ptx_emitter *e, const ir_op *op)
     ir_dtype dt = op->kind == IR_CMP ? elem_dtype(e, op->operands[0]) : (ir_dtype)t.dtype;
     const ir_attr *pred = ir_attr_get(op, "predicate");
     const char *predicate = pred && pred->kind == ATTR_STR ? pred->s : NULL;
+    /* sw.div {approx} on f32 and sw.exp {approx} on f32/f16/bf16 take
+     * Triton's approximations (ptx_ops.c); a 16-bit division stays
+     * correctly rounded (its result keeps its dtype, where Triton's is
+     * float32). */
+    const ir_attr *approx = ir_attr_get(op, "approx");
+    if (approx && approx->kind == ATTR_BOOL && approx->i &&
+        ((op->kind == IR_DIV && dt == DT_F32) || op->kind == IR_EXP))
+        predicate = "approx";
     ptx_reg *srcs[3] = {NULL, NULL, NULL};
     for (int i = 0; i < op->noperands && i < 3; i++)
         srcs[i] = ptx_regs(e, op->operands[i]);
