@@ -536,6 +536,11 @@ static bool check_simt_mem(verifier *v, const ir_op *op)
     if (!vec || !is_pow2(vec->i) || ir_simt_chunk(ptr.len) % vec->i != 0)
         return fail(v, op, "'%s' needs an integer attribute 'vec': a power of two that divides the "
                     "layout chunk (min(V, 4) slots) of %s", name_of(op), TY(ptr, a));
+    static const char *const slots[] = {"first", "last", NULL};
+    if (ir_attr_get(op, "vec_mask") &&
+        (!str_attr_in(op, "vec_mask", slots) || vec->i < 2 || op->noperands != 3))
+        return fail(v, op, "'%s' attribute 'vec_mask' must be \"first\" or \"last\", on a masked "
+                    "access with vec > 1", name_of(op));
     return true;
 }
 

@@ -318,6 +318,70 @@ static void set_vec(lowerer *lw, ir_op *op, int32_t vec)
     ir_attr_set_int(lw->m, op, "vec", ir_type_scalar(DT_I32), vec);
 }
 
+/* Whether the integer tile v holds values ascending by one within every
+ * aligned group of vec positions (a run of the contiguity analysis that
+ * vec divides), or one value (uniform). Values the pass made: a splat is
+ * uniform, nothing else is known. */
+static bool ascending_in_groups(const lowerer *lw, ir_value v, int32_t vec)
+{
+    int32_t run = contiguity_run(&lw->contig, v);
+    return run >= vec && run % vec == 0;
+}
+
+static bool uniform_tile(const lowerer *lw, ir_value v)
+{
+    if (v >= 0 && v < lw->contig.nvalues && lw->contig.uniform[v])
+        return true;
+    const ir_op *def = ls_def_of(lw, v);
+    return def && def->kind == IR_SPLAT;
+}
+
+/* The `vec_mask` promise of a masked simt.load / simt.store with vec > 1
+ * (docs/simt.md): "last" or "first" when, in every aligned group of vec
+ * slots, the mask is all true exactly when that slot's bit is, so the GPU
+ * decides a group's wide access on one bit. The mask must be sw.cmp of an
+ * integer tile ascending within the groups against a uniform one (x < n:
+ * the last slot decides; x > n: the first; n < x: the first; n > x: the
+ * last), possibly and-ed with a splat (the owner mask, one bit for all of
+ * a thread's slots). Values wrap nowhere here: vec's consecutive addresses
+ * assume the same. NULL: no promise. */
+static const char *mask_group_slot(const lowerer *lw, ir_value mask, int32_t vec)
+{
+    const ir_op *def = ls_def_of(lw, mask);
+    if (def && def->kind == IR_AND) {
+        const ir_op *a = ls_def_of(lw, def->operands[0]), *b = ls_def_of(lw, def->operands[1]);
+        if (b && b->kind == IR_SPLAT)
+            def = a;
+        else if (a && a->kind == IR_SPLAT)
+            def = b;
+        else
+            return NULL;
+    }
+    if (!def || def->kind != IR_CMP)
+        return NULL;
+    const ir_attr *pred = ir_attr_get(def, "predicate");
+    ir_value x = def->operands[0], y = def->operands[1];
+    ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
+    if (!pred || pred->kind != ATTR_STR || !ir_dtype_is_int(dt) || dt == DT_I1)
+        return NULL;
+    bool less = !strcmp(pred->s, "lt") || !strcmp(pred->s, "le");
+    bool greater = !strcmp(pred->s, "gt") || !strcmp(pred->s, "ge");
+    if (!less && !greater)
+        return NULL;
+    if (ascending_in_groups(lw, x, vec) && uniform_tile(lw, y))
+        return less ? "last" : "first";
+    if (uniform_tile(lw, x) && ascending_in_groups(lw, y, vec))
+        return less ? "first" : "last";
+    return NULL;
+}
+
+static void set_vec_mask(lowerer *lw, ir_op *op, ir_value mask, int32_t vec)
+{
+    const char *slot = vec > 1 && mask != IR_NO_VALUE ? mask_group_slot(lw, mask, vec) : NULL;
+    if (slot)
+        ir_attr_set_str(lw->m, op, "vec_mask", slot);
+}
+
 /* A tile load keeps its operands; a load through a scalar pointer becomes
  * a one-slot simt.load in every thread (all read the same address) whose
  * slot simt.vreduce {kind = "max"} returns unchanged. */
@@ -326,7 +390,9 @@ static void lower_load(lowerer *lw, ir_op *op)
     ir_value ptr = op->operands[0];
     if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
         op->kind = IR_SIMT_LOAD;
-        set_vec(lw, op, vec_of(lw, ptr));
+        int32_t vec = vec_of(lw, ptr);
+        set_vec(lw, op, vec);
+        set_vec_mask(lw, op, op->noperands == 3 ? op->operands[1] : IR_NO_VALUE, vec);
         return;
     }
     ir_value operands[3];
@@ -360,6 +426,8 @@ static void lower_tile_write(lowerer *lw, ir_op *op, ir_op_kind kind, int32_t ve
     ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
     op->kind = kind;
     set_vec(lw, op, vec);
+    if (kind == IR_SIMT_STORE)
+        set_vec_mask(lw, op, mask, vec);
 }
 
 static void lower_store(lowerer *lw, ir_op *op)

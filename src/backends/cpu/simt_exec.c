@@ -182,19 +182,36 @@ bool cpu_simt_eval_invariant(cpu_ctx *c, const ir_op *op)
 
 /* `vec = k` promises that every aligned group of k slots addresses k
  * consecutive elements of one buffer; the PTX emitter relies on it for the
- * groups whose mask bits are all set, so those are checked here. */
+ * groups whose mask bits are all set (one wide access) and for the set
+ * slots of the others (addressed from the group's first pointer), so those
+ * are checked here, and so is `vec_mask` (the group's mask is all set
+ * exactly when its first / last bit is), on which the emitter decides a
+ * group's wide access. */
 static bool check_vec_promise(cpu_ctx *c, const ir_op *op, const cpu_ptr *p, const ir_scalar *mask)
 {
     int64_t k = attr_int(op, "vec", 1);
     if (k == 1)
         return true;
     int32_t v = cpu_slots(c, op->operands[0]), n = cpu_len(c, op->operands[0]);
+    const ir_attr *vm = ir_attr_get(op, "vec_mask");
+    int32_t decides = vm && vm->kind == ATTR_STR && !strcmp(vm->s, "first") ? 0 : (int32_t)k - 1;
     for (int32_t g = 0; g < n; g += (int32_t)k) {
-        bool ok = true, active = cpu_thread_active(c, g / v);
-        for (int32_t j = 0; j < k; j++)
-            active = active && (!mask || mask[g + j].i);
+        bool ok = true, active = cpu_thread_active(c, g / v), all = true;
+        for (int32_t j = 0; mask && j < k; j++)
+            all = all && mask[g + j].i;
+        if (vm && mask && active && all != (mask[g + decides].i != 0)) {
+            char loc[256];
+            diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                          "%s breaks its vec_mask = \"%s\" promise at %s: the mask of slots %d..%d of "
+                          "thread %d is %s set while slot %d's bit is %s",
+                          ir_ops[op->kind].name, vm->s, cpu_loc_text(c, op->loc, loc), (int)(g % v),
+                          (int)(g % v + k - 1), (int)(g / v), all ? "all" : "not all",
+                          (int)(g % v + decides), mask[g + decides].i ? "set" : "clear");
+            return false;
+        }
         for (int32_t j = 1; active && j < k; j++)
-            ok = ok && p[g + j].arg == p[g].arg && p[g + j].off == p[g].off + j;
+            if (!mask || mask[g + j].i)
+                ok = ok && p[g + j].arg == p[g].arg && p[g + j].off == p[g].off + j;
         if (!ok) {
             char loc[256];
             diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,

@@ -16,10 +16,12 @@
 // CHECK:      %[[MASK:[0-9]+]] = "sw.cmp"(%[[OFFS]], %{{[0-9]+}}) {predicate = "lt"} : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
 // CHECK:      %[[XP:[0-9]+]] = "sw.addptr"(%{{[0-9]+}}, %[[OFFS]]) : (vector<8x!sw.ptr<f32>>, vector<8xi32>) -> vector<8x!sw.ptr<f32>>
 // CHECK-NEXT: %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0.0 : f32} : () -> vector<8xf32>
-// CHECK-NEXT: %[[X:[0-9]+]] = "simt.load"(%[[XP]], %[[MASK]], %[[ZERO]]) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
-// CHECK:      %[[Y:[0-9]+]] = "simt.load"(%{{[0-9]+}}, %[[MASK]], %[[ZERO]]) {vec = 4 : i32}
+// The mask offs < n of offsets ascending within each group of 4 slots is
+// all set exactly when its last bit is: vec_mask = "last".
+// CHECK-NEXT: %[[X:[0-9]+]] = "simt.load"(%[[XP]], %[[MASK]], %[[ZERO]]) {vec = 4 : i32, vec_mask = "last"} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
+// CHECK:      %[[Y:[0-9]+]] = "simt.load"(%{{[0-9]+}}, %[[MASK]], %[[ZERO]]) {vec = 4 : i32, vec_mask = "last"}
 // CHECK:      %[[SUM:[0-9]+]] = "sw.add"(%[[X]], %[[Y]]) : (vector<8xf32>, vector<8xf32>) -> vector<8xf32>
-// CHECK-NEXT: "simt.store"(%{{[0-9]+}}, %[[SUM]], %[[MASK]]) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
+// CHECK-NEXT: "simt.store"(%{{[0-9]+}}, %[[SUM]], %[[MASK]]) {vec = 4 : i32, vec_mask = "last"} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
 // CHECK-NEXT: "func.return"() : () -> ()
 // Every thread owns its slots (1024 / 8 = 128 = T): no thread_id, no owner mask.
 // CHECK-NOT: simt.thread_id
