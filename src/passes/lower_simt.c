@@ -494,18 +494,70 @@ static ir_value broadcast_from_leader(lowerer *lw, ir_op *pos, ir_value p)
     ir_value store[3] = {ls_const_i32(lw, pos, 0), p, group_leader(lw, pos)};
     ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
     ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
-    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ls_barrier(lw, pos);
     ir_value index = ls_const_i32(lw, pos, 0);
     ir_value q = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, ir_value_type(m, p));
     ir_attr_set_int(m, ls_def_of(lw, q), "offset", ir_type_scalar(DT_I32), 0);
-    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ls_barrier(lw, pos);
     lw->uses_scratch = true;
     return q;
 }
 
 void ls_barrier(lowerer *lw, ir_op *pos)
 {
-    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ir_op *bar = ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    if (lw->nmade_barriers == lw->capmade_barriers) {
+        int32_t cap = lw->capmade_barriers ? 2 * lw->capmade_barriers : 16;
+        ir_op **grown = realloc(lw->made_barriers, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return; /* the barrier stays: only a missed removal */
+        lw->made_barriers = grown;
+        lw->capmade_barriers = cap;
+    }
+    lw->made_barriers[lw->nmade_barriers++] = bar;
+}
+
+static bool made_barrier(const lowerer *lw, const ir_op *op)
+{
+    for (int32_t i = 0; i < lw->nmade_barriers; i++)
+        if (lw->made_barriers[i] == op)
+            return true;
+    return false;
+}
+
+/* Whether op, or an op of its regions, touches shared memory or is a
+ * barrier. */
+static bool touches_smem(const ir_op *op)
+{
+    if (op->kind == IR_SIMT_SMEM_LOAD || op->kind == IR_SIMT_SMEM_STORE || op->kind == IR_SIMT_BARRIER)
+        return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (const ir_op *o = op->regions[r]->first; o; o = o->next)
+            if (touches_smem(o))
+                return true;
+    return false;
+}
+
+/* A barrier the pass made after its last use of shared memory only keeps
+ * the scratch free for a next use that never comes: the last ones of the
+ * function body (after which no op touches shared memory) go, as Triton
+ * has no barrier after its last reduction. Not in the plan's task kernels
+ * (sw.task), whose bodies plan_link may put in a loop or one after
+ * another, nor inside a loop or branch. A barrier of the kernel's own
+ * (sl.debug_barrier) stays, and so does every one before it. */
+static void drop_trailing_barriers(lowerer *lw, ir_block *body)
+{
+    if (ir_attr_get(lw->func, "sw.task"))
+        return;
+    for (ir_op *op = body->last, *prev; op; op = prev) {
+        prev = op->prev;
+        if (op->kind == IR_SIMT_BARRIER && made_barrier(lw, op)) {
+            ir_op_erase(lw->m, op);
+            continue;
+        }
+        if (touches_smem(op))
+            return;
+    }
 }
 
 /* Step 4: one partial per warp through shared memory (offset 0, one
@@ -1151,10 +1203,13 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     lw.contig = before->contig;
     retype_block(&lw, body);
     bool lowered = lower_block(&lw, body);
-    if (lowered)
+    if (lowered) {
         ls_erase_reshapes(&lw, body); /* (replaces values: lw.made is still in use) */
+        drop_trailing_barriers(&lw, body);
+    }
     free(lw.made);
     free(lw.backs);
+    free(lw.made_barriers);
     if (!lowered)
         return false;
     ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);

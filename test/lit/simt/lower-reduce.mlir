@@ -40,7 +40,8 @@
 // CHECK-NEXT: %[[T1:[0-9]+]] = "sw.add"(%[[S]], %[[R1]]) : (f32, f32) -> f32
 // CHECK-NEXT: %[[R2:[0-9]+]] = "simt.shfl_xor"(%[[T1]]) {offset = 1 : i32} : (f32) -> f32
 // CHECK-NEXT: %[[T3:[0-9]+]] = "sw.add"(%[[T1]], %[[R2]]) : (f32, f32) -> f32
-// CHECK-NEXT: "simt.barrier"() : () -> ()
+// The barrier that would free the scratch again goes: nothing after it uses
+// shared memory (docs/simt.md, "Trailing barriers").
 // The scalar result is stored by thread 0 (docs/simt.md, "Scalar memory").
 // CHECK-NEXT: %[[Z:[0-9]+]] = "sw.constant"() {value = 0 : i32} : () -> i32
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "sw.cmp"(%[[TID]], %[[Z]]) {predicate = "eq"} : (i32, i32) -> i1
@@ -175,7 +176,7 @@ module {
 // CHECK-NEXT: "sw.maximum"(%[[S]], %[[R]]) : (i32, i32) -> i32
 // CHECK-COUNT-4: "simt.shfl_xor"
 // CHECK-NEXT: %[[M:[0-9]+]] = "sw.maximum"
-// CHECK-NEXT: "simt.barrier"() : () -> ()
+// CHECK-NOT:  "simt.barrier"
 // CHECK-NOT:  "simt.smem_load"
 module {
   func.func @max_w32(%x: !sw.ptr<i32>, %out: !sw.ptr<i32>) attributes {sw.block_threads = 1024 : i32} {
@@ -185,6 +186,95 @@ module {
     %3 = "sw.load"(%2) : (tensor<2048x!sw.ptr<i32>>) -> tensor<2048xi32>
     %4 = "sw.reduce"(%3) {kind = "max"} : (tensor<2048xi32>) -> i32
     "sw.store"(%out, %4) : (!sw.ptr<i32>, i32) -> ()
+    "func.return"() : () -> ()
+  }
+}
+
+// -----
+
+// Trailing barriers: of two reductions in a row only the second's barrier
+// goes (the first's keeps the scratch from being overwritten while it is
+// read); before a loop that uses shared memory every barrier stays, and so
+// does the reduction's own in the loop (the next iteration reuses the
+// scratch); the kernel's own barrier (sl.debug_barrier) stays, with every
+// barrier before it.
+// CHECK-LABEL: func.func @two
+// CHECK:       "simt.smem_store"
+// CHECK-NEXT:  "simt.barrier"
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "simt.smem_store"
+// CHECK-NEXT:  "simt.barrier"
+// CHECK:       "simt.smem_load"
+// CHECK-NOT:   "simt.barrier"
+// CHECK:       "func.return"
+// CHECK-LABEL: func.func @then_loop
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "sw.for"
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "sw.yield"
+// CHECK-NOT:   "simt.barrier"
+// CHECK:       "func.return"
+// CHECK-LABEL: func.func @own_barrier
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "simt.store"
+// CHECK-NEXT:  "simt.barrier"
+// CHECK-NEXT:  "func.return"
+// A task kernel of the plan keeps them all (plan_link may run its body in
+// a loop, or put another after it).
+// CHECK-LABEL: func.func @task
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "func.return"
+module {
+  func.func @two(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %4 = "sw.reduce"(%3) {kind = "max"} : (tensor<1024xf32>) -> f32
+    %5 = "sw.reduce"(%3) {kind = "sum"} : (tensor<1024xf32>) -> f32
+    %6 = "sw.add"(%4, %5) : (f32, f32) -> f32
+    "sw.store"(%out, %6) : (!sw.ptr<f32>, f32) -> ()
+    "func.return"() : () -> ()
+  }
+  func.func @then_loop(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>, %n: i32) {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %6 = "sw.reduce"(%3) {kind = "max"} : (tensor<1024xf32>) -> f32
+    %c0 = "sw.constant"() {value = 0 : i32} : () -> i32
+    %c1 = "sw.constant"() {value = 1 : i32} : () -> i32
+    %s = "sw.for"(%c0, %n, %c1, %6) ({
+    ^bb0(%i: i32, %a: f32):
+      %r = "sw.reduce"(%3) {kind = "min"} : (tensor<1024xf32>) -> f32
+      %b = "sw.add"(%a, %r) : (f32, f32) -> f32
+      "sw.yield"(%b) : (f32) -> ()
+    }) : (i32, i32, i32, f32) -> f32
+    "sw.store"(%out, %s) : (!sw.ptr<f32>, f32) -> ()
+    "func.return"() : () -> ()
+  }
+  func.func @own_barrier(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %4 = "sw.reduce"(%3) {kind = "sum"} : (tensor<1024xf32>) -> f32
+    "sw.store"(%out, %4) : (!sw.ptr<f32>, f32) -> ()
+    "sw.barrier"() : () -> ()
+    "func.return"() : () -> ()
+  }
+  func.func @task(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) attributes {sw.task = "cta"} {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %4 = "sw.reduce"(%3) {kind = "sum"} : (tensor<1024xf32>) -> f32
+    "sw.store"(%out, %4) : (!sw.ptr<f32>, f32) -> ()
     "func.return"() : () -> ()
   }
 }
