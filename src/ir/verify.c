@@ -541,6 +541,10 @@ static bool check_simt_mem(verifier *v, const ir_op *op)
         (!str_attr_in(op, "vec_mask", slots) || vec->i < 2 || op->noperands != 3))
         return fail(v, op, "'%s' attribute 'vec_mask' must be \"first\" or \"last\", on a masked "
                     "access with vec > 1", name_of(op));
+    const ir_attr *all = ir_attr_get(op, "vec_all");
+    if (all && (all->kind != ATTR_BOOL || vec->i < 2 || (op->noperands == 3 && !ir_attr_get(op, "vec_mask"))))
+        return fail(v, op, "'%s' attribute 'vec_all' must be a bool, on an access with vec > 1 (masked: "
+                    "with vec_mask)", name_of(op));
     return true;
 }
 

@@ -336,29 +336,56 @@ static bool uniform_tile(const lowerer *lw, ir_value v)
     return def && def->kind == IR_SPLAT;
 }
 
+/* Whether the tile v holds one value in every aligned group of vec
+ * positions: a splat, or a constant run (contiguity) that vec divides (the
+ * row condition of a 2-D mask, rows[:, None] < M, along a row). */
+static bool constant_in_groups(const lowerer *lw, ir_value v, int32_t vec)
+{
+    const ir_op *def = ls_def_of(lw, v);
+    if (def && def->kind == IR_SPLAT)
+        return true;
+    if (v < 0 || v >= lw->contig.nvalues)
+        return false;
+    int32_t same = lw->contig.same[v];
+    return same >= vec && same % vec == 0;
+}
+
+/* The compare of a vec_mask: operand 0 of an sw.and whose operand 1 is
+ * constant in the groups (slot 0 or 1, or -1 for a compare alone). */
+static const char *compare_slot(const lowerer *lw, const ir_op *def, int32_t vec);
+
 /* The `vec_mask` promise of a masked simt.load / simt.store with vec > 1
  * (docs/simt.md): "last" or "first" when, in every aligned group of vec
  * slots, the mask is all true exactly when that slot's bit is, so the GPU
  * decides a group's wide access on one bit. The mask must be sw.cmp of an
  * integer tile ascending within the groups against a uniform one (x < n:
  * the last slot decides; x > n: the first; n < x: the first; n > x: the
- * last), possibly and-ed with a splat (the owner mask, one bit for all of
- * a thread's slots). Values wrap nowhere here: vec's consecutive addresses
- * assume the same. NULL: no promise. */
-static const char *mask_group_slot(const lowerer *lw, ir_value mask, int32_t vec)
+ * last), possibly and-ed with a tile constant in the groups (a splat: a
+ * scalar condition, the owner mask; or the row condition of a 2-D mask);
+ * *cmp receives which operand of that sw.and is the compare (-1: none).
+ * Values wrap nowhere here: vec's consecutive addresses assume the same.
+ * NULL: no promise. */
+static const char *mask_group_slot(const lowerer *lw, ir_value mask, int32_t vec, int *cmp)
 {
     const ir_op *def = ls_def_of(lw, mask);
+    *cmp = -1;
     if (def && def->kind == IR_AND) {
-        const ir_op *a = ls_def_of(lw, def->operands[0]), *b = ls_def_of(lw, def->operands[1]);
-        if (b && b->kind == IR_SPLAT)
-            def = a;
-        else if (a && a->kind == IR_SPLAT)
-            def = b;
-        else
-            return NULL;
-    }
-    if (!def || def->kind != IR_CMP)
+        for (int i = 0; i < 2; i++) {
+            const ir_op *c = ls_def_of(lw, def->operands[i]);
+            const char *slot = c && c->kind == IR_CMP && constant_in_groups(lw, def->operands[1 - i], vec)
+                                   ? compare_slot(lw, c, vec) : NULL;
+            if (slot) {
+                *cmp = i;
+                return slot;
+            }
+        }
         return NULL;
+    }
+    return def && def->kind == IR_CMP ? compare_slot(lw, def, vec) : NULL;
+}
+
+static const char *compare_slot(const lowerer *lw, const ir_op *def, int32_t vec)
+{
     const ir_attr *pred = ir_attr_get(def, "predicate");
     ir_value x = def->operands[0], y = def->operands[1];
     ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
@@ -375,11 +402,34 @@ static const char *mask_group_slot(const lowerer *lw, ir_value mask, int32_t vec
     return NULL;
 }
 
+/* The promises of a tile access with vec > 1 (docs/simt.md): vec_mask
+ * (above), and vec_all when one test can decide every group of a thread:
+ * the pointers run over the whole tile (so the groups' first addresses
+ * are equally aligned), and a mask, if any, is all set in a thread exactly
+ * when the vec_mask slot of its first or last group is (the compare's
+ * ascending operand runs over the whole tile too: a thread's slots hold
+ * increasing elements). */
 static void set_vec_mask(lowerer *lw, ir_op *op, ir_value mask, int32_t vec)
 {
-    const char *slot = vec > 1 && mask != IR_NO_VALUE ? mask_group_slot(lw, mask, vec) : NULL;
-    if (slot)
+    if (vec < 2)
+        return;
+    int cmp = -1, whole_cmp = -1;
+    const char *slot = mask != IR_NO_VALUE ? mask_group_slot(lw, mask, vec, &cmp) : NULL;
+    if (slot) {
         ir_attr_set_str(lw->m, op, "vec_mask", slot);
+        /* the emitter takes the deciding compare as operand 0 of the sw.and */
+        ir_op *and_op = ls_def_of(lw, mask);
+        if (cmp == 1) {
+            ir_value swapped[2] = {and_op->operands[1], and_op->operands[0]};
+            ir_op_set_operands(lw->m, and_op, swapped, 2);
+        }
+    }
+    ir_value ptr = op->operands[0];
+    int32_t len = ls_tile_len(lw, ptr), slots = ir_value_type(lw->m, ptr).len;
+    const char *whole = slot ? mask_group_slot(lw, mask, len, &whole_cmp) : NULL;
+    if (slots > vec && contiguity_run(&lw->contig, ptr) >= len &&
+        (mask == IR_NO_VALUE || (whole && !strcmp(whole, slot) && whole_cmp <= 0)))
+        ir_attr_set_bool(lw->m, op, "vec_all", true);
 }
 
 /* A tile load keeps its operands; a load through a scalar pointer becomes

@@ -256,13 +256,14 @@ def test_arith(rng, dtype, block):
 def k_window(x_ptr, a_ptr, b_ptr, c_ptr, d_ptr, lo, hi, flag, BLOCK: sl.constexpr):
     # masks that decide a vector group on one bit (lower-simt's vec_mask):
     # offs < hi (the last slot), offs >= lo (the first), hi > offs, and a
-    # scalar condition and-ed in; the SIMT executor checks each promise
+    # scalar condition and-ed in (first: lower-simt puts the compare first
+    # for the emitter); the SIMT executor checks each promise
     offs = sl.arange(0, BLOCK)
     below = offs < hi
     x = sl.load(x_ptr + offs, mask=below, other=-1)
     y = sl.load(x_ptr + offs, mask=offs >= lo, other=-2)
     z = sl.load(x_ptr + offs, mask=hi > offs, other=-3)
-    sl.store(a_ptr + offs, x, mask=below & (flag != 0))
+    sl.store(a_ptr + offs, x, mask=(flag != 0) & below)
     sl.store(b_ptr + offs, y, mask=lo <= offs)
     sl.store(c_ptr + offs, z, mask=below)
     sl.store(d_ptr + offs, x + y, mask=(offs >= lo) & below)

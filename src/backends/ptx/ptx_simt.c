@@ -415,9 +415,10 @@ static bool remat_of(ptx_emitter *e, const ir_op *op, ir_value mask, bool vec_ma
         return false;
     r->also = NULL;
     if (def->kind == IR_AND) {
+        /* with vec_mask, lower-simt put the deciding compare first */
         const ir_op *x = e->m->values[def->operands[0]].def, *y = e->m->values[def->operands[1]].def;
         int which = x && x->kind == IR_CMP && x->parent == op->parent ? 0
-                    : y && y->kind == IR_CMP && y->parent == op->parent ? 1 : -1;
+                    : !vec_mask && y && y->kind == IR_CMP && y->parent == op->parent ? 1 : -1;
         if (which < 0)
             return false;
         r->also = ptx_regs(e, def->operands[1 - which]);
@@ -506,6 +507,29 @@ static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
         mask && remat_of(e, op, op->operands[load ? 1 : 2], decides >= 0, &remat) ? &remat : NULL;
     ptx_reg *slow_mask = calloc((size_t)slots, sizeof *slow_mask);
     ptx_reg *slow_ptrs = calloc((size_t)slots, sizeof *slow_ptrs);
+    /* vec_all: one test for every group of the thread (the first group's
+     * alignment, the deciding bit of the first or last group); when it
+     * fails, each group tests itself as below. */
+    const ir_attr *va = ir_attr_get(op, "vec_all");
+    int all_done = -1;
+    if (va && va->kind == ATTR_BOOL && va->i && slots > k && (!mask || decides >= 0)) {
+        char t[16], p[16], m[16], base[16];
+        ptx_reg_name(ptx_new_reg(e, RC_B64), t);
+        ptx_reg_name(ptx_new_reg(e, RC_PRED), p);
+        ptx_line(e, "and.b64 %s, %s, %lld;", t, ptx_reg_name(ptrs[0], base), (long long)(k * eb - 1));
+        ptx_line(e, "setp.eq.s64 %s, %s, 0;", p, t);
+        if (mask) {
+            int g = decides == 0 ? 0 : slots - (int)k;
+            ptx_line(e, "and.pred %s, %s, %s;", p, p, ptx_reg_name(mask_bit(e, r, mask, g, g + decides), m));
+        }
+        int each = ptx_new_label(e);
+        all_done = ptx_new_label(e);
+        ptx_line(e, "@!%s bra $L__%d;", p, each);
+        for (int first = 0; first < slots; first += (int)k)
+            access_group_vector(e, load, dt, first, (int)k, ptrs, vals);
+        ptx_line(e, "bra $L__%d;", all_done);
+        ptx_label(e, each);
+    }
     for (int first = 0; first < slots; first += (int)k) {
         char t[16], p[16], m[16], base[16];
         ptx_reg_name(ptx_new_reg(e, RC_B64), t);
@@ -533,6 +557,8 @@ static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
         access_slots(e, load, dt, first, (int)k, slow_ptrs, vals, mask ? slow_mask : NULL, other);
         ptx_label(e, done);
     }
+    if (all_done >= 0)
+        ptx_label(e, all_done);
     free(slow_mask);
     free(slow_ptrs);
     return true;

@@ -5,26 +5,37 @@
 // the slot whose bit alone says the group is all set. offs < n and n > offs:
 // the last; offs >= lo and lo <= offs: the first; and-ed with a splat (a
 // scalar condition) it stays; eq, a float compare, or a mask of two tiles
-// promise nothing.
+// promise nothing. With pointers and offsets running over the whole tile,
+// vec_all: one test for all of a thread's groups.
 
 // CHECK-LABEL: func.func @kinds
-// CHECK:       "simt.load"({{.*}}) {vec = 4 : i32, vec_mask = "last"}
-// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_mask = "last"}
-// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_mask = "first"}
-// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_mask = "first"}
-// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_mask = "last"}
+// CHECK:       "simt.load"({{.*}}) {vec = 4 : i32, vec_all = true, vec_mask = "last"}
+// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_all = true, vec_mask = "last"}
+// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_all = true, vec_mask = "first"}
+// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_all = true, vec_mask = "first"}
+// CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32, vec_all = true, vec_mask = "last"}
 // CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32} :
 // CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32} :
 // CHECK-NEXT:  "simt.load"({{.*}}) {vec = 4 : i32} :
-// CHECK:       "simt.store"({{.*}}) {vec = 4 : i32, vec_mask = "last"}
-// The GPU tests one bit a group: offs + 3 < n from the group's first offset.
+// CHECK:       "simt.store"({{.*}}) {vec = 4 : i32, vec_all = true, vec_mask = "last"}
+// The offsets run over the whole tile (vec_all): the GPU tests one bit for
+// a thread's 8 slots, offs + 3 < n from its last group's first offset, with
+// the first group's alignment, and then takes both 16-byte loads; else
+// each group tests its own bit (offs + 3 < n from the group's first).
 // PTX-LABEL:   .entry kinds(
 // PTX:         and.b64 [[LOW:%rd[0-9]+]], {{%rd[0-9]+}}, 15;
 // PTX-NEXT:    setp.eq.s64 [[FAST:%p[0-9]+]], [[LOW]], 0;
 // PTX-NEXT:    add.s32 [[LAST:%r[0-9]+]], [[FIRST:%r[0-9]+]], 3;
 // PTX-NEXT:    setp.lt.s32 [[BIT:%p[0-9]+]], [[LAST]], {{%r[0-9]+}};
 // PTX-NEXT:    and.pred [[FAST]], [[FAST]], [[BIT]];
-// PTX-NEXT:    @![[FAST]] bra
+// PTX-NEXT:    @![[FAST]] bra [[EACH:\$L__[0-9]+]];
+// PTX-NEXT:    ld.global.v4.f32
+// PTX-NEXT:    ld.global.v4.f32
+// PTX-NEXT:    bra [[DONE:\$L__[0-9]+]];
+// PTX-NEXT:  [[EACH]]:
+// PTX-NEXT:    and.b64 [[LOW0:%rd[0-9]+]], {{%rd[0-9]+}}, 15;
+// PTX-NEXT:    setp.eq.s64 [[G0:%p[0-9]+]], [[LOW0]], 0;
+// PTX-NEXT:    add.s32 {{%r[0-9]+}}, [[F0:%r[0-9]+]], 3;
 module {
   func.func @kinds(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>, %n: i32, %lo: i32, %flag: i1, %f: f32) {
     %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
