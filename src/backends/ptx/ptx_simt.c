@@ -505,8 +505,8 @@ static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
     mask_remat remat;
     const mask_remat *r =
         mask && remat_of(e, op, op->operands[load ? 1 : 2], decides >= 0, &remat) ? &remat : NULL;
-    ptx_reg *slow_mask = calloc((size_t)slots, sizeof *slow_mask);
-    ptx_reg *slow_ptrs = calloc((size_t)slots, sizeof *slow_ptrs);
+    ptx_reg *slow_mask = arena_alloc(&e->ar, sizeof *slow_mask * (size_t)slots);
+    ptx_reg *slow_ptrs = arena_alloc(&e->ar, sizeof *slow_ptrs * (size_t)slots);
     /* vec_all: one test for every group of the thread (the first group's
      * alignment, the deciding bit of the first or last group); when it
      * fails, each group tests itself as below. */
@@ -559,8 +559,6 @@ static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
     }
     if (all_done >= 0)
         ptx_label(e, all_done);
-    free(slow_mask);
-    free(slow_ptrs);
     return true;
 }
 
