@@ -412,6 +412,8 @@ static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
                              const ast_expr *const *args)
 {
     char buf[64];
+    bool exact = g->exact_exp;
+    g->exact_exp = false;
     gval x = ig_expr(g, args[0]);
     ir_value v;
     if (x.kind == GV_CONST && x.c.kind != CONST_FLOAT && x.c.kind != CONST_DTYPE &&
@@ -426,7 +428,12 @@ static gval lower_unary_math(irgen *g, const ast_expr *call, const builtin *b,
         v = ig_cast(g, call->loc, v, DT_F32), t = ir_value_type(g->m, v);
     if (b->op == IR_ABS && (t.dtype == DT_I1 || ir_dtype_is_unsigned((ir_dtype)t.dtype))) /* already non-negative */
         return gv_ir(v);
-    return gv_ir(ig_emit1(g, b->op, call->loc, &v, 1, t));
+    ir_value r = ig_emit1(g, b->op, call->loc, &v, 1, t);
+    /* sl.exp is Triton's tl.exp: approximate on the GPU (ex2.approx.f32 of
+     * x * log2(e)); libdevice's exp is the accurate one. */
+    if (b->op == IR_EXP && r != IR_NO_VALUE && g->m->values[r].def->kind == IR_EXP && !exact)
+        ir_attr_set_bool(g->m, g->m->values[r].def, "approx", true);
+    return gv_ir(r);
 }
 
 /* A compile-time bool argument (absent: dflt). */
@@ -775,21 +782,28 @@ static gval lower_umulhi(irgen *g, const ast_expr *call, const builtin *b, const
     return gv_ir(ig_emit1(g, IR_UMULHI, call->loc, ops, 2, t));
 }
 
-/* sl.fdiv(x, y, ieee_rounding=False) and sl.div_rn(x, y): x / y, correctly
- * rounded on every executor (integers convert to float32, as for /). */
+/* sl.fdiv(x, y, ieee_rounding=False) and sl.div_rn(x, y): x / y, as
+ * Triton's (integers convert to float32, as for /): sl.fdiv is '/' itself
+ * (approximate on the GPU for float32), sl.div_rn and
+ * sl.fdiv(ieee_rounding=True) are correctly rounded on every executor. */
 static gval lower_fdiv(irgen *g, const ast_expr *call, const builtin *b, const ast_expr *const *args)
 {
     gval x = ig_expr(g, args[0]), y = ig_expr(g, args[1]);
+    bool exact = !strcmp(b->name, "div_rn");
     if (args[2]) {
         gval r = ig_expr(g, args[2]);
         if (r.kind == GV_ERROR)
             return r;
         if (r.kind != GV_CONST || (r.c.kind != CONST_BOOL && r.c.kind != CONST_INT))
             return ig_error(g, args[2]->loc, "ieee_rounding of sl.%s must be True or False", b->name);
+        exact = r.c.i != 0;
     }
     if (x.kind == GV_ERROR || y.kind == GV_ERROR)
         return (gval){0};
-    return ig_binop(g, call, OP_DIV, x, y);
+    g->exact_div = exact;
+    gval q = ig_binop(g, call, OP_DIV, x, y);
+    g->exact_div = false;
+    return q;
 }
 
 /* sl.cdiv(x, div) is (x + div - 1) // div, as triton.language.cdiv: with
@@ -1145,8 +1159,13 @@ gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)
     const char *names[N];
     char list[1024] = "";
     for (size_t i = 0; i < N; i++) {
-        if (!strcmp(libdevice_names[i].libdevice, name))
-            return ig_call_builtin(g, call, libdevice_names[i].swage);
+        if (!strcmp(libdevice_names[i].libdevice, name)) {
+            /* libdevice's exp (__nv_expf) is accurate, where sl.exp is not */
+            g->exact_exp = !strcmp(name, "exp");
+            gval r = ig_call_builtin(g, call, libdevice_names[i].swage);
+            g->exact_exp = false;
+            return r;
+        }
         names[i] = libdevice_names[i].libdevice;
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
     }

@@ -635,7 +635,12 @@ static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
         t = ir_value_type(g->m, x);
     }
     ir_value ops[2] = {x, y};
-    return gv_ir(ig_emit1(g, k, e->loc, ops, 2, t));
+    ir_value r = ig_emit1(g, k, e->loc, ops, 2, t);
+    /* '/' is Triton's: approximate on the GPU (div.full.f32); sl.div_rn and
+     * sl.fdiv(ieee_rounding=True) are correctly rounded. */
+    if (k == IR_DIV && r != IR_NO_VALUE && g->m->values[r].def->kind == IR_DIV && !g->exact_div)
+        ir_attr_set_bool(g->m, g->m->values[r].def, "approx", true);
+    return gv_ir(r);
 }
 
 static gval unary(irgen *g, const ast_expr *e, gval a)

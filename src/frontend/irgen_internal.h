@@ -130,6 +130,11 @@ typedef struct irgen {
      * twice). */
     const struct ast_expr *bound_expr;
     gval bound_val;
+    /* The next float division (sl.div_rn, sl.fdiv(ieee_rounding=True)) or
+     * exp (libdevice's exp) is the accurate one: no `approx` attribute.
+     * Set by the built-in, after its arguments are evaluated (division)
+     * or read and cleared before them (exp). */
+    bool exact_div, exact_exp;
 } irgen;
 
 /* The location an op gets: loc, or while inlining a call, the call's place

@@ -536,6 +536,15 @@ static bool check_simt_mem(verifier *v, const ir_op *op)
     if (!vec || !is_pow2(vec->i) || ir_simt_chunk(ptr.len) % vec->i != 0)
         return fail(v, op, "'%s' needs an integer attribute 'vec': a power of two that divides the "
                     "layout chunk (min(V, 4) slots) of %s", name_of(op), TY(ptr, a));
+    static const char *const slots[] = {"first", "last", NULL};
+    if (ir_attr_get(op, "vec_mask") &&
+        (!str_attr_in(op, "vec_mask", slots) || vec->i < 2 || op->noperands != 3))
+        return fail(v, op, "'%s' attribute 'vec_mask' must be \"first\" or \"last\", on a masked "
+                    "access with vec > 1", name_of(op));
+    const ir_attr *all = ir_attr_get(op, "vec_all");
+    if (all && (all->kind != ATTR_BOOL || vec->i < 2 || (op->noperands == 3 && !ir_attr_get(op, "vec_mask"))))
+        return fail(v, op, "'%s' attribute 'vec_all' must be a bool, on an access with vec > 1 (masked: "
+                    "with vec_mask)", name_of(op));
     return true;
 }
 
@@ -800,6 +809,11 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_SMEM_LOAD: return check_smem(v, op);
     case IR_SIMT_BARRIER: return true;
     default: break;
+    }
+    if (op->kind == IR_DIV || op->kind == IR_EXP) {
+        const ir_attr *approx = ir_attr_get(op, "approx");
+        if (approx && approx->kind != ATTR_BOOL)
+            return fail(v, op, "'%s' attribute 'approx' must be a bool", name_of(op));
     }
     if ((flags & F_ELEM) && ir_ops[op->kind].noperands == 1)
         return check_unary(v, op);

@@ -318,6 +318,120 @@ static void set_vec(lowerer *lw, ir_op *op, int32_t vec)
     ir_attr_set_int(lw->m, op, "vec", ir_type_scalar(DT_I32), vec);
 }
 
+/* Whether the integer tile v holds values ascending by one within every
+ * aligned group of vec positions (a run of the contiguity analysis that
+ * vec divides), or one value (uniform). Values the pass made: a splat is
+ * uniform, nothing else is known. */
+static bool ascending_in_groups(const lowerer *lw, ir_value v, int32_t vec)
+{
+    int32_t run = contiguity_run(&lw->contig, v);
+    return run >= vec && run % vec == 0;
+}
+
+static bool uniform_tile(const lowerer *lw, ir_value v)
+{
+    if (v >= 0 && v < lw->contig.nvalues && lw->contig.uniform[v])
+        return true;
+    const ir_op *def = ls_def_of(lw, v);
+    return def && def->kind == IR_SPLAT;
+}
+
+/* Whether the tile v holds one value in every aligned group of vec
+ * positions: a splat, or a constant run (contiguity) that vec divides (the
+ * row condition of a 2-D mask, rows[:, None] < M, along a row). */
+static bool constant_in_groups(const lowerer *lw, ir_value v, int32_t vec)
+{
+    const ir_op *def = ls_def_of(lw, v);
+    if (def && def->kind == IR_SPLAT)
+        return true;
+    if (v < 0 || v >= lw->contig.nvalues)
+        return false;
+    int32_t same = lw->contig.same[v];
+    return same >= vec && same % vec == 0;
+}
+
+/* The compare of a vec_mask: operand 0 of an sw.and whose operand 1 is
+ * constant in the groups (slot 0 or 1, or -1 for a compare alone). */
+static const char *compare_slot(const lowerer *lw, const ir_op *def, int32_t vec);
+
+/* The `vec_mask` promise of a masked simt.load / simt.store with vec > 1
+ * (docs/simt.md): "last" or "first" when, in every aligned group of vec
+ * slots, the mask is all true exactly when that slot's bit is, so the GPU
+ * decides a group's wide access on one bit. The mask must be sw.cmp of an
+ * integer tile ascending within the groups against a uniform one (x < n:
+ * the last slot decides; x > n: the first; n < x: the first; n > x: the
+ * last), possibly and-ed with a tile constant in the groups (a splat: a
+ * scalar condition, the owner mask; or the row condition of a 2-D mask);
+ * *cmp receives which operand of that sw.and is the compare (-1: none).
+ * Values wrap nowhere here: vec's consecutive addresses assume the same.
+ * NULL: no promise. */
+static const char *mask_group_slot(const lowerer *lw, ir_value mask, int32_t vec, int *cmp)
+{
+    const ir_op *def = ls_def_of(lw, mask);
+    *cmp = -1;
+    if (def && def->kind == IR_AND) {
+        for (int i = 0; i < 2; i++) {
+            const ir_op *c = ls_def_of(lw, def->operands[i]);
+            const char *slot = c && c->kind == IR_CMP && constant_in_groups(lw, def->operands[1 - i], vec)
+                                   ? compare_slot(lw, c, vec) : NULL;
+            if (slot) {
+                *cmp = i;
+                return slot;
+            }
+        }
+        return NULL;
+    }
+    return def && def->kind == IR_CMP ? compare_slot(lw, def, vec) : NULL;
+}
+
+static const char *compare_slot(const lowerer *lw, const ir_op *def, int32_t vec)
+{
+    const ir_attr *pred = ir_attr_get(def, "predicate");
+    ir_value x = def->operands[0], y = def->operands[1];
+    ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
+    if (!pred || pred->kind != ATTR_STR || !ir_dtype_is_int(dt) || dt == DT_I1)
+        return NULL;
+    bool less = !strcmp(pred->s, "lt") || !strcmp(pred->s, "le");
+    bool greater = !strcmp(pred->s, "gt") || !strcmp(pred->s, "ge");
+    if (!less && !greater)
+        return NULL;
+    if (ascending_in_groups(lw, x, vec) && uniform_tile(lw, y))
+        return less ? "last" : "first";
+    if (uniform_tile(lw, x) && ascending_in_groups(lw, y, vec))
+        return less ? "first" : "last";
+    return NULL;
+}
+
+/* The promises of a tile access with vec > 1 (docs/simt.md): vec_mask
+ * (above), and vec_all when one test can decide every group of a thread:
+ * the pointers run over the whole tile (so the groups' first addresses
+ * are equally aligned), and a mask, if any, is all set in a thread exactly
+ * when the vec_mask slot of its first or last group is (the compare's
+ * ascending operand runs over the whole tile too: a thread's slots hold
+ * increasing elements). */
+static void set_vec_mask(lowerer *lw, ir_op *op, ir_value mask, int32_t vec)
+{
+    if (vec < 2)
+        return;
+    int cmp = -1, whole_cmp = -1;
+    const char *slot = mask != IR_NO_VALUE ? mask_group_slot(lw, mask, vec, &cmp) : NULL;
+    if (slot) {
+        ir_attr_set_str(lw->m, op, "vec_mask", slot);
+        /* the emitter takes the deciding compare as operand 0 of the sw.and */
+        ir_op *and_op = ls_def_of(lw, mask);
+        if (cmp == 1) {
+            ir_value swapped[2] = {and_op->operands[1], and_op->operands[0]};
+            ir_op_set_operands(lw->m, and_op, swapped, 2);
+        }
+    }
+    ir_value ptr = op->operands[0];
+    int32_t len = ls_tile_len(lw, ptr), slots = ir_value_type(lw->m, ptr).len;
+    const char *whole = slot ? mask_group_slot(lw, mask, len, &whole_cmp) : NULL;
+    if (slots > vec && contiguity_run(&lw->contig, ptr) >= len &&
+        (mask == IR_NO_VALUE || (whole && !strcmp(whole, slot) && whole_cmp <= 0)))
+        ir_attr_set_bool(lw->m, op, "vec_all", true);
+}
+
 /* A tile load keeps its operands; a load through a scalar pointer becomes
  * a one-slot simt.load in every thread (all read the same address) whose
  * slot simt.vreduce {kind = "max"} returns unchanged. */
@@ -326,7 +440,9 @@ static void lower_load(lowerer *lw, ir_op *op)
     ir_value ptr = op->operands[0];
     if (ir_type_is_vec(ir_value_type(lw->m, ptr))) {
         op->kind = IR_SIMT_LOAD;
-        set_vec(lw, op, vec_of(lw, ptr));
+        int32_t vec = vec_of(lw, ptr);
+        set_vec(lw, op, vec);
+        set_vec_mask(lw, op, op->noperands == 3 ? op->operands[1] : IR_NO_VALUE, vec);
         return;
     }
     ir_value operands[3];
@@ -360,6 +476,8 @@ static void lower_tile_write(lowerer *lw, ir_op *op, ir_op_kind kind, int32_t ve
     ir_op_set_operands(lw->m, op, operands, mask == IR_NO_VALUE ? 2 : 3);
     op->kind = kind;
     set_vec(lw, op, vec);
+    if (kind == IR_SIMT_STORE)
+        set_vec_mask(lw, op, mask, vec);
 }
 
 static void lower_store(lowerer *lw, ir_op *op)
@@ -390,8 +508,9 @@ static void lower_store(lowerer *lw, ir_op *op)
  *   2. replicated copies (tid >= N / V) replace p by the identity;
  *   3. p = combine(p, simt.shfl_xor(p, o)) for o = 16, 8, 4, 2, 1;
  *   4. with W = T / 32 > 1 warps: lane 0 of each warp writes p to
- *      shared[warp], barrier, every thread combines shared[0 .. W-1] in
- *      order, barrier (the scratch is free again).
+ *      shared[warp], barrier, lane l of every warp loads shared[l mod W]
+ *      and log2(W) shuffles combine them (combine_warps), barrier (the
+ *      scratch is free again).
  *
  * Narrow element types reduce in a wider accumulator of 32 or 64 bits: f16/bf16 in f32 (sums and products round once at the
  * end, max/min are exact), i1/i8/ui8 in i32 (wrap-around sums and products
@@ -425,22 +544,79 @@ static ir_value broadcast_from_leader(lowerer *lw, ir_op *pos, ir_value p)
     ir_value store[3] = {ls_const_i32(lw, pos, 0), p, group_leader(lw, pos)};
     ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
     ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
-    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ls_barrier(lw, pos);
     ir_value index = ls_const_i32(lw, pos, 0);
     ir_value q = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, ir_value_type(m, p));
     ir_attr_set_int(m, ls_def_of(lw, q), "offset", ir_type_scalar(DT_I32), 0);
-    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ls_barrier(lw, pos);
     lw->uses_scratch = true;
     return q;
 }
 
 void ls_barrier(lowerer *lw, ir_op *pos)
 {
-    ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    ir_op *bar = ls_emit_op(lw, pos, IR_SIMT_BARRIER, NULL, 0, NULL, 0);
+    if (lw->nmade_barriers == lw->capmade_barriers) {
+        int32_t cap = lw->capmade_barriers ? 2 * lw->capmade_barriers : 16;
+        ir_op **grown = realloc(lw->made_barriers, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return; /* the barrier stays: only a missed removal */
+        lw->made_barriers = grown;
+        lw->capmade_barriers = cap;
+    }
+    lw->made_barriers[lw->nmade_barriers++] = bar;
+}
+
+static bool made_barrier(const lowerer *lw, const ir_op *op)
+{
+    for (int32_t i = 0; i < lw->nmade_barriers; i++)
+        if (lw->made_barriers[i] == op)
+            return true;
+    return false;
+}
+
+/* Whether op, or an op of its regions, touches shared memory or is a
+ * barrier. */
+static bool touches_smem(const ir_op *op)
+{
+    if (op->kind == IR_SIMT_SMEM_LOAD || op->kind == IR_SIMT_SMEM_STORE || op->kind == IR_SIMT_BARRIER)
+        return true;
+    for (int r = 0; r < op->nregions; r++)
+        for (const ir_op *o = op->regions[r]->first; o; o = o->next)
+            if (touches_smem(o))
+                return true;
+    return false;
+}
+
+/* A barrier the pass made after its last use of shared memory only keeps
+ * the scratch free for a next use that never comes: the last ones of the
+ * function body (after which no op touches shared memory) go, as Triton
+ * has no barrier after its last reduction. Not in the plan's task kernels
+ * (sw.task), whose bodies plan_link may put in a loop or one after
+ * another, nor inside a loop or branch. A barrier of the kernel's own
+ * (sl.debug_barrier) stays, and so does every one before it. */
+static void drop_trailing_barriers(lowerer *lw, ir_block *body)
+{
+    if (ir_attr_get(lw->func, "sw.task"))
+        return;
+    for (ir_op *op = body->last, *prev; op; op = prev) {
+        prev = op->prev;
+        if (op->kind == IR_SIMT_BARRIER && made_barrier(lw, op)) {
+            ir_op_erase(lw->m, op);
+            continue;
+        }
+        if (touches_smem(op))
+            return;
+    }
 }
 
 /* Step 4: one partial per warp through shared memory (offset 0, one
- * element per warp), combined in warp order by every thread. */
+ * element per warp, stored by lane 0), then in every warp lane l loads
+ * partial l mod W and a butterfly of log2(W) shuffles (offsets W/2 .. 1)
+ * combines them: every lane of every warp evaluates the same tree (the
+ * combines are commutative), so the result is uniform and the same on
+ * every executor. One load and log2(W) shuffles a thread, where reading
+ * every partial took W loads and W - 1 combines. */
 static ir_value combine_warps(lowerer *lw, ir_op *pos, ir_value p, ir_op_kind combine, int32_t warps)
 {
     ir_module *m = lw->m;
@@ -453,13 +629,11 @@ static ir_value combine_warps(lowerer *lw, ir_op *pos, ir_value p, ir_op_kind co
     ir_op *st = ls_emit_op(lw, pos, IR_SIMT_SMEM_STORE, store, 3, NULL, 0);
     ir_attr_set_int(m, st, "offset", ir_type_scalar(DT_I32), 0);
     ls_barrier(lw, pos);
-    ir_value total = IR_NO_VALUE;
-    for (int32_t w = 0; w < warps; w++) {
-        ir_value index = ls_const_i32(lw, pos, w);
-        ir_value part = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
-        ir_attr_set_int(m, ls_def_of(lw, part), "offset", ir_type_scalar(DT_I32), 0);
-        total = w == 0 ? part : ls_binary(lw, pos, combine, total, part);
-    }
+    ir_value index = warps < SIMT_WARP ? ls_binary(lw, pos, IR_AND, lane, ls_const_i32(lw, pos, warps - 1)) : lane;
+    ir_value total = ls_emit(lw, pos, IR_SIMT_SMEM_LOAD, &index, 1, acc);
+    ir_attr_set_int(m, ls_def_of(lw, total), "offset", ir_type_scalar(DT_I32), 0);
+    for (int offset = warps / 2; offset >= 1; offset /= 2)
+        total = ls_binary(lw, pos, combine, total, ls_shfl_xor(lw, pos, total, offset));
     ls_barrier(lw, pos);
     lw->uses_scratch = true;
     return total;
@@ -1079,10 +1253,13 @@ static bool lower_func(ir_module *m, ir_op *func, const module_before *before, d
     lw.contig = before->contig;
     retype_block(&lw, body);
     bool lowered = lower_block(&lw, body);
-    if (lowered)
+    if (lowered) {
         ls_erase_reshapes(&lw, body); /* (replaces values: lw.made is still in use) */
+        drop_trailing_barriers(&lw, body);
+    }
     free(lw.made);
     free(lw.backs);
+    free(lw.made_barriers);
     if (!lowered)
         return false;
     ir_attr_set_int(m, func, "simt.num_threads", ir_type_scalar(DT_I32), lw.threads);

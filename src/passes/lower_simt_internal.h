@@ -37,6 +37,10 @@ typedef struct lowerer {
     int32_t nmade;
     struct reduced_back *backs; /* axis reductions also given in their input's layout (malloc'd) */
     int32_t nbacks, capbacks;
+    ir_op **made_barriers;       /* the simt.barrier ops the pass made (malloc'd): only these
+                                    guard its own shared memory, and may go when nothing after
+                                    them uses shared memory (drop_trailing_barriers) */
+    int32_t nmade_barriers, capmade_barriers;
 } lowerer;
 
 /* An sw.reduce {axis} whose result is broadcast back to its input's shape

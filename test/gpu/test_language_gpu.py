@@ -16,6 +16,7 @@ torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 import test_control_flow as cf  # noqa: E402  (test/python)
 import test_jit_calls as calls  # noqa: E402
 import test_scans as scans  # noqa: E402
+import test_simt_differential as simt  # noqa: E402
 
 
 def run_both(kernel, arrays, scalars, constexprs, grid):
@@ -110,3 +111,32 @@ def test_gpu_calls_of_jit_functions(rng):
     cpu, gpu = run_both(calls.k_early_return_value, {"x_ptr": x, "out_ptr": np.zeros(n, np.float32)},
                         {"n": n, "limit": 0.25}, {"BLOCK": block}, grid)
     same(cpu, gpu)
+
+
+@pytest.mark.parametrize("block", [64, 1024, 4096])
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_gpu_window_masks_and_misaligned_pointers(rng, block, shift):
+    # masks whose vector groups the emitter decides on one bit a group
+    # (vec_mask) and one test a thread (vec_all), with bounds inside and on
+    # the edges of the groups, and pointers `shift` elements past a 16-byte
+    # boundary (the per-group and per-slot paths): as the reference executor
+    n = block + 8
+    for lo, hi in [(0, block), (1, block - 1), (3, 5), (4, 8), (block // 2 + 2, block + 3),
+                   (int(rng.integers(0, block)), int(rng.integers(0, block + 1))), (block, 0)]:
+        for flag in (0, 1):
+            x = rng.integers(-100, 100, n).astype(np.int32)
+            outs = {k: rng.integers(-100, 100, n).astype(np.int32)
+                    for k in ("a_ptr", "b_ptr", "c_ptr", "d_ptr")}
+            cpu = {k: v.copy() for k, v in outs.items()}
+            args = dict(x_ptr=x[shift:], lo=lo, hi=hi, flag=flag)
+            args.update({k: v[shift:] for k, v in cpu.items()})
+            simt.k_window.launch(arguments=args, constexprs={"BLOCK": block}, grid=(1,),
+                                 executor="semantic")
+            gpu = {k: torch.from_numpy(v.copy()).cuda() for k, v in outs.items()}
+            gx = torch.from_numpy(x).cuda()
+            gargs = dict(x_ptr=gx[shift:], lo=lo, hi=hi, flag=flag)
+            gargs.update({k: v[shift:] for k, v in gpu.items()})
+            simt.k_window.launch(arguments=gargs, constexprs={"BLOCK": block}, grid=(1,))
+            torch.cuda.synchronize()
+            for k in outs:
+                assert np.array_equal(gpu[k].cpu().numpy(), cpu[k]), (k, block, shift, lo, hi, flag)

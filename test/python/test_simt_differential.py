@@ -252,6 +252,40 @@ def test_arith(rng, dtype, block):
         elementwise(rng, k_signed, {"x_ptr": x}, {"neg_ptr": dtype, "abs_ptr": dtype}, block)
 
 
+@sw.jit
+def k_window(x_ptr, a_ptr, b_ptr, c_ptr, d_ptr, lo, hi, flag, BLOCK: sl.constexpr):
+    # masks that decide a vector group on one bit (lower-simt's vec_mask):
+    # offs < hi (the last slot), offs >= lo (the first), hi > offs, and a
+    # scalar condition and-ed in (first: lower-simt puts the compare first
+    # for the emitter); the SIMT executor checks each promise
+    offs = sl.arange(0, BLOCK)
+    below = offs < hi
+    x = sl.load(x_ptr + offs, mask=below, other=-1)
+    y = sl.load(x_ptr + offs, mask=offs >= lo, other=-2)
+    z = sl.load(x_ptr + offs, mask=hi > offs, other=-3)
+    sl.store(a_ptr + offs, x, mask=(flag != 0) & below)
+    sl.store(b_ptr + offs, y, mask=lo <= offs)
+    sl.store(c_ptr + offs, z, mask=below)
+    sl.store(d_ptr + offs, x + y, mask=(offs >= lo) & below)
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+def test_window_masks(rng, block):
+    # bounds inside a group of 4 slots, on its edges, and past the tile
+    for lo, hi in [(0, block), (1, block - 1), (3, 5), (4, 8), (block // 2 + 2, block + 3),
+                   (int(rng.integers(0, block)), int(rng.integers(0, block + 1))), (block, 0)]:
+        for flag in (0, 1):
+            x = rng.integers(-100, 100, block).astype(np.int32)
+            outs = {k: sentinel(rng, np.int32, block) for k in ("a_ptr", "b_ptr", "c_ptr", "d_ptr")}
+            oracle, simt = run_both(k_window, dict(x_ptr=x, lo=lo, hi=hi, flag=flag), outs,
+                                    {"BLOCK": block})
+            assert_bits(oracle, simt, describe(k_window, {"BLOCK": block, "lo": lo, "hi": hi,
+                                                          "flag": flag}, rng.seed))
+            offs = np.arange(block)
+            expected = np.where(offs < hi, x, outs["c_ptr"])
+            assert np.array_equal(simt["c_ptr"], expected), (lo, hi)
+
+
 @pytest.mark.parametrize("block", BLOCKS)
 @pytest.mark.parametrize("dtype", INT_DTYPES)
 def test_bitwise(rng, dtype, block):

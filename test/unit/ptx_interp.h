@@ -6,7 +6,10 @@
  * operand is NaN), global memory as host memory. It knows the instructions
  * those sequences and the load/compute/store kernels around them use, and
  * reports any other (and any float32 .approx instruction, whose result it
- * cannot know) instead of guessing. */
+ * cannot know) instead of guessing. pi_parse_ideal accepts ex2.approx.f32
+ * and div.full.f32 as their ideal: 2^x and x / y correctly rounded, so
+ * that what a sequence adds to the hardware instruction's own documented
+ * error can be measured. */
 #ifndef SWAGE_TEST_PTX_INTERP_H
 #define SWAGE_TEST_PTX_INTERP_H
 
@@ -51,6 +54,7 @@ typedef struct pi_program {
     uint64_t *const_words[8];
     int nconsts;
     char error[256];
+    bool ideal; /* ex2.approx.f32 and div.full.f32 as their correctly rounded ideal */
 } pi_program;
 
 static inline int pi_class(const char *name, int *num)
@@ -181,9 +185,10 @@ static inline bool pi_fail(pi_program *p, const char *what, const char *line)
 }
 
 /* Parses the body of the first .entry in text. */
-static inline bool pi_parse(pi_program *p, const char *text)
+static inline bool pi_parse_as(pi_program *p, const char *text, bool ideal)
 {
     memset(p, 0, sizeof *p);
+    p->ideal = ideal;
     pi_parse_consts(p, text);
     const char *body = strstr(text, ".entry");
     body = body ? strchr(strchr(body, ')'), '{') : NULL;
@@ -245,8 +250,10 @@ static inline bool pi_parse(pi_program *p, const char *text)
                     in->t2 = t;
             } else if (!strcmp(parts[i], "cc")) {
                 in->cc = true;
-            } else if (!strcmp(parts[i], "approx")) {
-                return pi_fail(p, "an approximate instruction", line);
+            } else if (!strcmp(parts[i], "approx") || !strcmp(parts[i], "full")) {
+                bool ideal = p->ideal && (!strcmp(parts[0], parts[i][0] == 'a' ? "ex2" : "div"));
+                if (!ideal)
+                    return pi_fail(p, "an approximate instruction", line);
             } else if (strcmp(parts[i], "to") && strcmp(parts[i], "global") && strcmp(parts[i], "param") &&
                        strcmp(parts[i], "const") && strcmp(parts[i], "uni")) {
                 snprintf(in->mod, sizeof in->mod, "%.15s", parts[i]);
@@ -301,6 +308,9 @@ static inline uint64_t pi_get(pi_thread *th, const pi_operand *o)
     }
 }
 
+static inline bool pi_parse(pi_program *p, const char *text) { return pi_parse_as(p, text, false); }
+static inline bool pi_parse_ideal(pi_program *p, const char *text) { return pi_parse_as(p, text, true); }
+
 static inline void *pi_addr(pi_program *p, pi_thread *th, const pi_operand *o)
 {
     if (o->cls < 0)
@@ -326,6 +336,7 @@ static inline bool pi_float(const char *op, const char *mod, pi_type t, const ui
     else if (!strcmp(op, "fma")) r = f32 ? fmaf((float)a, (float)b, pi_f32(v[2])) : fma(a, b, pi_f64(v[2]));
     else if (!strcmp(op, "sqrt")) r = sqrt(a);
     else if (!strcmp(op, "rcp")) r = 1.0 / a;
+    else if (!strcmp(op, "ex2")) r = (double)exp2l(a); /* only as the ideal (pi_parse_ideal) */
     else if (!strcmp(op, "neg")) r = -a;
     else if (!strcmp(op, "abs")) r = fabs(a);
     else if (!strcmp(op, "copysign")) r = copysign(b, a);

@@ -108,8 +108,9 @@ static UNUSED_FN void gen_store(strbuf *sb, const char *value, const char *ptr, 
 }
 
 /* The elementwise matrix for dt: out[k*n + i] = op_k(a[i], b[i]) for every
- * binary then unary op that applies (in table order), then select(a < b,
- * a, b); outb[c*n + i] = cmp_c(a[i], b[i]) for the six predicates.
+ * binary then unary op that applies (in table order), on floats then
+ * sw.div {approx} and sw.exp {approx}, then select(a < b, a, b);
+ * outb[c*n + i] = cmp_c(a[i], b[i]) for the six predicates.
  * *nout receives the number of rows of out. */
 static UNUSED_FN char *gen_elementwise(ir_dtype dt, int *nout)
 {
@@ -135,6 +136,15 @@ static UNUSED_FN char *gen_elementwise(ir_dtype dt, int *nout)
         else
             sb_printf(&sb, "    %%%s = \"%s\"(%%va) : (vector<2x%s>) -> vector<2x%s>\n", name,
                       ir_ops[op].name, t, t);
+        gen_store(&sb, name, "out", dt, k++);
+    }
+    if (ir_dtype_is_float(dt)) { /* Triton's approximate '/' and tl.exp */
+        snprintf(name, sizeof name, "r%d", k);
+        sb_printf(&sb, "    %%%s = \"sw.div\"(%%va, %%vb) {approx = true} : (vector<2x%s>, vector<2x%s>) -> vector<2x%s>\n",
+                  name, t, t, t);
+        gen_store(&sb, name, "out", dt, k++);
+        snprintf(name, sizeof name, "r%d", k);
+        sb_printf(&sb, "    %%%s = \"sw.exp\"(%%va) {approx = true} : (vector<2x%s>) -> vector<2x%s>\n", name, t, t);
         gen_store(&sb, name, "out", dt, k++);
     }
     for (int c = 0; c < NCMP; c++) {

@@ -401,6 +401,41 @@ static void test_elementwise(ir_dtype dt)
         snprintf(what, sizeof what, "%s on %s", ir_ops[op].name, dt_name(dt));
         check_row(what, op, dt, dt, out + (size_t)row++ * N * eb, a, i < NBINARY ? b : NULL, want);
     }
+    /* Triton's '/' and tl.exp (`approx = true`): div.full.f32 within 2 ulp
+     * (PTX ISA), 16-bit and f64 division exact; exp within 2.5 + 1.23 |x|
+     * ulp of f32 (ex2.approx.f32's 2 ulp, plus the rounding of x log2(e):
+     * test_ptx_math.c), f64 exp the accurate software one. */
+    for (int i = 0; ok && ir_dtype_is_float(dt) && i < 2; i++) {
+        ir_op_kind op = i ? IR_EXP : IR_DIV;
+        int bad = 0;
+        double worst = 0;
+        const unsigned char *r = out + (size_t)row++ * N * eb;
+        for (int j = 0; j < N; j++) {
+            if (!(i ? ir_eval_unary(op, dt, a[j], &want[j]) : ir_eval_binary(op, dt, a[j], b[j], &want[j])))
+                want[j].i = 0;
+            ir_scalar got = ir_scalar_load(dt, r + (size_t)j * (size_t)eb);
+            double ulps = 0, w = want[j].f, g = got.f, diff = fabs(w - g);
+            bool fine;
+            if (isnan(w) || isnan(g) || isinf(w) || isinf(g))
+                fine = (isnan(w) && isnan(g)) || w == g;
+            else if (dt == DT_F64)
+                fine = i ? (ulps = diff / ulp_of(dt, w)) <= 2 : diff == 0;
+            else if (!i)
+                fine = dt == DT_F32 ? (ulps = diff / ulp_of(dt, w)) <= 2 : diff == 0;
+            else
+                fine = (ulps = diff / ulp_of(dt, w)) >= 0 &&
+                       diff <= (2.5 + 1.23 * fabs(a[j].f)) * ulp_of(DT_F32, w) + (dt == DT_F32 ? 0 : ulp_of(dt, w));
+            if (fine && ulps > worst)
+                worst = ulps;
+            if (!fine && bad++ < 4)
+                fprintf(stderr, "%s {approx} on %s: element %d: a = %.9g, b = %.9g: want %.9g, got %.9g\n",
+                        ir_ops[op].name, dt_name(dt), j, a[j].f, b[j].f, w, g);
+        }
+        snprintf(what, sizeof what, "%s {approx} on %s", ir_ops[op].name, dt_name(dt));
+        if (!bad)
+            printf("  %-28s max error %.2f ulp\n", what, worst);
+        CHECK(bad == 0);
+    }
     for (int c = 0; ok && c < NCMP; c++) {
         for (int j = 0; j < N; j++)
             want[j].i = ir_eval_cmp(cmp_predicates[c], dt, a[j], b[j]);

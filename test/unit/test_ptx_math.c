@@ -45,6 +45,7 @@ typedef long double (*ref1)(long double);
 typedef long double (*ref2)(long double, long double);
 
 static long double ref_exp10(long double x) { return powl(10.0L, x); }
+static long double ref_div(long double x, long double y) { return x / y; }
 
 typedef struct fn {
     ir_op_kind op;
@@ -112,7 +113,7 @@ static double y_log_x(double x, double y)
     return isfinite(p) ? fabs(p) : 0;
 }
 
-static char *kernel_mlir(ir_op_kind op, ir_dtype dt)
+static char *kernel_mlir(ir_op_kind op, ir_dtype dt, const char *attrs)
 {
     const char *t = dt_name(dt);
     bool binary = ir_ops[op].noperands == 2;
@@ -137,9 +138,10 @@ static char *kernel_mlir(ir_op_kind op, ir_dtype dt)
     sb_printf(&sb, "    %%x = \"simt.load\"(%%a_p) {vec = 1 : i32} : (vector<1x!sw.ptr<%s>>) -> vector<1x%s>\n", t, t);
     sb_printf(&sb, "    %%y = \"simt.load\"(%%b_p) {vec = 1 : i32} : (vector<1x!sw.ptr<%s>>) -> vector<1x%s>\n", t, t);
     if (binary)
-        sb_printf(&sb, "    %%r = \"%s\"(%%x, %%y) : (vector<1x%s>, vector<1x%s>) -> vector<1x%s>\n", ir_ops[op].name, t, t, t);
+        sb_printf(&sb, "    %%r = \"%s\"(%%x, %%y) %s : (vector<1x%s>, vector<1x%s>) -> vector<1x%s>\n", ir_ops[op].name,
+                  attrs, t, t, t);
     else
-        sb_printf(&sb, "    %%r = \"%s\"(%%x) : (vector<1x%s>) -> vector<1x%s>\n", ir_ops[op].name, t, t);
+        sb_printf(&sb, "    %%r = \"%s\"(%%x) %s : (vector<1x%s>) -> vector<1x%s>\n", ir_ops[op].name, attrs, t, t);
     sb_printf(&sb, "    \"simt.store\"(%%out_p, %%r) {vec = 1 : i32} : (vector<1x!sw.ptr<%s>>, vector<1x%s>) -> ()\n"
                    "    \"func.return\"() : () -> ()\n  }\n}\n", t, t);
     return sb_take(&sb);
@@ -158,12 +160,32 @@ static double ulp_of(ir_dtype dt, long double x)
 
 static double as_dtype(ir_dtype dt, long double v) { return dt == DT_F32 ? (double)(float)v : (double)v; }
 
-/* Runs the kernel of f on dt over n inputs; prints and checks the worst error. */
-static void measure(const fn *f, ir_dtype dt, int n)
+/* Triton's approximations ('/' and tl.exp: `approx = true`, ptx_ops.c),
+ * run with ex2.approx.f32 and div.full.f32 as their correctly rounded
+ * ideal (pi_parse_ideal): what the sequence adds to the instruction's own
+ * error (PTX ISA: 2 ulp for each). f32 exp rounds x * log2(e) (and
+ * log2(e) itself) in float32: a relative error of |x| 2^-23.7, at most
+ * 1.23 |x| ulp of the result, on top of the ideal's half ulp. f64 has no
+ * approximation: its bounds are those of the accurate ops. */
+typedef struct approx_fn {
+    fn f;
+    double per_x32; /* f32 bound: bound32 + per_x32 * |x| ulp */
+} approx_fn;
+
+static const approx_fn approx_fns[] = {
+    {{IR_EXP, expl, NULL, -104, 89, 2, 0.5}, 1.23},
+    {{IR_DIV, NULL, ref_div, -1e3, 1e3, 0.5, 0.5}, 0},
+};
+
+/* Runs the kernel of f on dt over n inputs; prints and checks the worst
+ * error. approx: the op carries `approx = true`, run against the ideal of
+ * the approximate instructions, the f32 bound growing by per_x32 ulp per
+ * unit of |x|. */
+static void measure_as(const fn *f, ir_dtype dt, int n, bool approx, double per_x32)
 {
     char what[64];
-    snprintf(what, sizeof what, "%s on %s", ir_ops[f->op].name, dt_name(dt));
-    char *mlir = kernel_mlir(f->op, dt);
+    snprintf(what, sizeof what, "%s%s on %s", ir_ops[f->op].name, approx ? " {approx}" : "", dt_name(dt));
+    char *mlir = kernel_mlir(f->op, dt, approx ? "{approx = true}" : "");
     diag d;
     diag_init(&d);
     char *ptx = emit_ptx_text(mlir, 90, 0, true, &d);
@@ -175,7 +197,7 @@ static void measure(const fn *f, ir_dtype dt, int n)
         return;
     }
     pi_program prog;
-    bool parsed = pi_parse(&prog, ptx);
+    bool parsed = pi_parse_as(&prog, ptx, approx);
     free(ptx);
     CHECK(parsed);
     if (!parsed) {
@@ -261,7 +283,7 @@ static void measure(const fn *f, ir_dtype dt, int n)
             if (f->op == IR_POW && dt == DT_F64) /* log|x|'s error, times y (docs/language.md) */
                 ok = err <= 2 + y_log_x(xa[i], xb[i]) * 0x1p-2;
             else
-                ok = err <= bound;
+                ok = err <= bound + (dt == DT_F32 && per_x32 > 0 ? per_x32 * fabs(xa[i]) : 0);
         }
         if (ok && err > worst_small && y_log_x(xa[i], xb[i]) < 32)
             worst_small = err;
@@ -275,7 +297,8 @@ static void measure(const fn *f, ir_dtype dt, int n)
                     binary ? ", y = " : "", binary ? xb[i] : 0.0, want, ref, got, err);
     }
     CHECK(bad == 0);
-    printf("%-14s %-4s max %.3f ulp (x = %.17g", ir_ops[f->op].name, dt_name(dt), worst, worst_x);
+    printf("%-14s %-4s max %.3f ulp (x = %.17g", approx ? (f->op == IR_EXP ? "sw.exp approx" : "sw.div approx")
+                                                        : ir_ops[f->op].name, dt_name(dt), worst, worst_x);
     if (binary)
         printf(", y = %.17g", worst_y);
     printf("), %d values", n);
@@ -291,6 +314,8 @@ static void measure(const fn *f, ir_dtype dt, int n)
     pi_free(&prog);
 }
 
+static void measure(const fn *f, ir_dtype dt, int n) { measure_as(f, dt, n, false, 0); }
+
 int main(void)
 {
     const char *seed = getenv("SWAGE_SEED");
@@ -303,6 +328,10 @@ int main(void)
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         measure(&fns[i], DT_F64, n);
         measure(&fns[i], DT_F32, n);
+    }
+    for (size_t i = 0; i < sizeof approx_fns / sizeof approx_fns[0]; i++) {
+        measure_as(&approx_fns[i].f, DT_F64, n, true, 0);
+        measure_as(&approx_fns[i].f, DT_F32, n, true, approx_fns[i].per_x32);
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -749,6 +749,38 @@ static const char broken_vec[] =
     "  \"func.return\"() : () -> ()\n"
     "}\n";
 
+/* x < n with x ascending in each group of 2 slots: all set exactly when
+ * the last bit is; vec_mask = "first" is a broken promise (with n = 1,
+ * slot 0 of thread 0 is set, slot 1 is not). The true one, "last", runs. */
+static const char vec_mask_fmt[] =
+    "func.func @k(%%x: !sw.ptr<i32>, %%n: i32) attributes {simt.num_threads = 32 : i32} {\n"
+    "  %%idx = \"simt.tile_index\"() {len = 64 : i32, start = 0 : i32} : () -> vector<2xi32>\n"
+    "  %%ns = \"sw.splat\"(%%n) : (i32) -> vector<2xi32>\n"
+    "  %%m = \"sw.cmp\"(%%idx, %%ns) {predicate = \"lt\"} : (vector<2xi32>, vector<2xi32>) -> vector<2xi1>\n"
+    "  %%zero = \"sw.constant\"() {value = 0 : i32} : () -> vector<2xi32>\n"
+    "  %%xs = \"sw.splat\"(%%x) : (!sw.ptr<i32>) -> vector<2x!sw.ptr<i32>>\n"
+    "  %%xp = \"sw.addptr\"(%%xs, %%idx) : (vector<2x!sw.ptr<i32>>, vector<2xi32>) -> vector<2x!sw.ptr<i32>>\n"
+    "  %%v = \"simt.load\"(%%xp, %%m, %%zero) {vec = 2 : i32, vec_mask = \"%s\"} : (vector<2x!sw.ptr<i32>>, vector<2xi1>, vector<2xi32>) -> vector<2xi32>\n"
+    "  \"func.return\"() : () -> ()\n"
+    "}\n";
+
+/* vec_all with a mask ascending within each group of 2 but not across the
+ * thread's slots (x = idx ^ 2: slots 4t+2, 4t+3, 4t, 4t+1): with n = 2,
+ * thread 0's last bit is set while its first group is not all set. */
+static const char broken_vec_all[] =
+    "func.func @k(%x: !sw.ptr<i32>, %n: i32) attributes {simt.num_threads = 32 : i32} {\n"
+    "  %idx = \"simt.tile_index\"() {len = 128 : i32, start = 0 : i32} : () -> vector<4xi32>\n"
+    "  %two = \"sw.constant\"() {value = 2 : i32} : () -> vector<4xi32>\n"
+    "  %v = \"sw.xor\"(%idx, %two) : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>\n"
+    "  %ns = \"sw.splat\"(%n) : (i32) -> vector<4xi32>\n"
+    "  %m = \"sw.cmp\"(%v, %ns) {predicate = \"lt\"} : (vector<4xi32>, vector<4xi32>) -> vector<4xi1>\n"
+    "  %zero = \"sw.constant\"() {value = 0 : i32} : () -> vector<4xi32>\n"
+    "  %xs = \"sw.splat\"(%x) : (!sw.ptr<i32>) -> vector<4x!sw.ptr<i32>>\n"
+    "  %xp = \"sw.addptr\"(%xs, %idx) : (vector<4x!sw.ptr<i32>>, vector<4xi32>) -> vector<4x!sw.ptr<i32>>\n"
+    "  %r = \"simt.load\"(%xp, %m, %zero) {vec = 2 : i32, vec_all = true, vec_mask = \"last\"} : (vector<4x!sw.ptr<i32>>, vector<4xi1>, vector<4xi32>) -> vector<4xi32>\n"
+    "  \"func.return\"() : () -> ()\n"
+    "}\n";
+
 static void test_vec_promise(void)
 {
     diag d;
@@ -761,6 +793,28 @@ static void test_vec_promise(void)
              "consecutive elements of one buffer", where(broken_vec, "\"simt.load\"", loc));
     bool ok = run(broken_vec, 1, args, 1, &d);
     EXPECT_ERROR(d, ok, DIAG_INTERNAL, msg);
+
+    char ir[2048];
+    snprintf(ir, sizeof ir, vec_mask_fmt, "first");
+    cpu_arg margs[2] = {buf(x, 128), int_arg(1)};
+    snprintf(msg, sizeof msg,
+             "simt.load breaks its vec_mask = \"first\" promise at %s: the mask of slots 0..1 of thread 0 "
+             "is not all set while slot 0's bit is set", where(ir, "\"simt.load\"", loc));
+    ok = run(ir, 1, margs, 2, &d);
+    EXPECT_ERROR(d, ok, DIAG_INTERNAL, msg);
+    cpu_arg aargs[2] = {buf(x, 128), int_arg(2)};
+    snprintf(msg, sizeof msg,
+             "simt.load breaks its vec_all promise at %s: the mask of thread 0 is not all set while slot "
+             "3's bit is set", where(broken_vec_all, "\"simt.load\"", loc));
+    ok = run(broken_vec_all, 1, aargs, 2, &d);
+    EXPECT_ERROR(d, ok, DIAG_INTERNAL, msg);
+    snprintf(ir, sizeof ir, vec_mask_fmt, "last");
+    for (int32_t n = 0; n <= 64; n += 7) {
+        cpu_arg nargs[2] = {buf(x, 128), int_arg(n)};
+        ok = run(ir, 1, nargs, 2, &d);
+        CHECK(ok, "vec_mask = \"last\" with n = %d: %s", (int)n, d.message ? d.message : "");
+        diag_clear(&d);
+    }
 }
 
 /* ---- shared memory ------------------------------------------------------------------- */

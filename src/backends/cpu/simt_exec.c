@@ -182,19 +182,81 @@ bool cpu_simt_eval_invariant(cpu_ctx *c, const ir_op *op)
 
 /* `vec = k` promises that every aligned group of k slots addresses k
  * consecutive elements of one buffer; the PTX emitter relies on it for the
- * groups whose mask bits are all set, so those are checked here. */
+ * groups whose mask bits are all set (one wide access) and for the set
+ * slots of the others (addressed from the group's first pointer), so those
+ * are checked here, and so is `vec_mask` (the group's mask is all set
+ * exactly when its first / last bit is), on which the emitter decides a
+ * group's wide access. */
+/* `vec_all`: one test decides every group of a thread on the GPU, so its
+ * groups' first pointers are in one buffer, a multiple of k elements from
+ * the first group's (equally aligned), and with vec_mask the thread's mask
+ * is all set exactly when the bit of its first slot ("first") or last
+ * slot ("last") is. */
+static bool check_vec_all(cpu_ctx *c, const ir_op *op, const cpu_ptr *p, const ir_scalar *mask, int64_t k)
+{
+    const ir_attr *all = ir_attr_get(op, "vec_all"), *vm = ir_attr_get(op, "vec_mask");
+    if (!all || all->kind != ATTR_BOOL || !all->i)
+        return true;
+    int32_t v = cpu_slots(c, op->operands[0]);
+    bool last = !(vm && vm->kind == ATTR_STR && !strcmp(vm->s, "first"));
+    char loc[256];
+    for (int32_t t = 0; t < c->threads; t++) {
+        if (!cpu_thread_active(c, t))
+            continue;
+        const cpu_ptr *q = p + (int64_t)t * v;
+        for (int32_t g = (int32_t)k; g < v; g += (int32_t)k)
+            if (q[g].arg != q[0].arg || (q[g].off - q[0].off) % k != 0) {
+                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                              "%s breaks its vec_all promise at %s: slot %d of thread %d is not a "
+                              "multiple of %lld elements from slot 0 in one buffer",
+                              ir_ops[op->kind].name, cpu_loc_text(c, op->loc, loc), (int)g, (int)t,
+                              (long long)k);
+                return false;
+            }
+        if (!mask)
+            continue;
+        const ir_scalar *m = mask + (int64_t)t * v;
+        bool every = true;
+        for (int32_t j = 0; j < v; j++)
+            every = every && m[j].i;
+        int32_t decides = last ? v - 1 : 0;
+        if (every != (m[decides].i != 0)) {
+            diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                          "%s breaks its vec_all promise at %s: the mask of thread %d is %s set while "
+                          "slot %d's bit is %s",
+                          ir_ops[op->kind].name, cpu_loc_text(c, op->loc, loc), (int)t,
+                          every ? "all" : "not all", (int)decides, m[decides].i ? "set" : "clear");
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool check_vec_promise(cpu_ctx *c, const ir_op *op, const cpu_ptr *p, const ir_scalar *mask)
 {
     int64_t k = attr_int(op, "vec", 1);
     if (k == 1)
         return true;
     int32_t v = cpu_slots(c, op->operands[0]), n = cpu_len(c, op->operands[0]);
+    const ir_attr *vm = ir_attr_get(op, "vec_mask");
+    int32_t decides = vm && vm->kind == ATTR_STR && !strcmp(vm->s, "first") ? 0 : (int32_t)k - 1;
     for (int32_t g = 0; g < n; g += (int32_t)k) {
-        bool ok = true, active = cpu_thread_active(c, g / v);
-        for (int32_t j = 0; j < k; j++)
-            active = active && (!mask || mask[g + j].i);
+        bool ok = true, active = cpu_thread_active(c, g / v), all = true;
+        for (int32_t j = 0; mask && j < k; j++)
+            all = all && mask[g + j].i;
+        if (vm && mask && active && all != (mask[g + decides].i != 0)) {
+            char loc[256];
+            diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                          "%s breaks its vec_mask = \"%s\" promise at %s: the mask of slots %d..%d of "
+                          "thread %d is %s set while slot %d's bit is %s",
+                          ir_ops[op->kind].name, vm->s, cpu_loc_text(c, op->loc, loc), (int)(g % v),
+                          (int)(g % v + k - 1), (int)(g / v), all ? "all" : "not all",
+                          (int)(g % v + decides), mask[g + decides].i ? "set" : "clear");
+            return false;
+        }
         for (int32_t j = 1; active && j < k; j++)
-            ok = ok && p[g + j].arg == p[g].arg && p[g + j].off == p[g].off + j;
+            if (!mask || mask[g + j].i)
+                ok = ok && p[g + j].arg == p[g].arg && p[g + j].off == p[g].off + j;
         if (!ok) {
             char loc[256];
             diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
@@ -205,7 +267,7 @@ static bool check_vec_promise(cpu_ctx *c, const ir_op *op, const cpu_ptr *p, con
             return false;
         }
     }
-    return true;
+    return check_vec_all(c, op, p, mask, k);
 }
 
 static bool exec_load(cpu_ctx *c, const ir_op *op)

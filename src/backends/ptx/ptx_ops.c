@@ -22,6 +22,9 @@
  *   log2     lg2.approx.f32                  2 ulp, or 2^-22 absolute near 1
  *   sin cos  2 pi reduction + .approx        2^-20 absolute for |x| <= 100 pi
  *   rsqrt    f16/bf16 only: 1 ulp (f32 and f64 are exact: computed in f64)
+ * and with the `approx` attribute (Triton's '/' and tl.exp; approx_rules):
+ *   div      div.full.f32 (f32 only)                       2 ulp
+ *   exp      ex2.approx.f32 of x * log2(e)                 2.5 + 1.23 |x| ulp
  * On f64 the same functions are computed in software (bound, and the worst
  * seen on an H200 by test_ptx_gpu.c):
  *   exp exp2 log log2   reduction + polynomial (below)  2 ulp
@@ -453,8 +456,28 @@ static const cmp_rule cmp_rules[] = {
     {"ne", K_PRED, "xor.pred $d, $a, $b;"},
 };
 
+/* The `approx` forms (Triton's lowering of '/' and tl.exp on float32):
+ *   div  div.full.f32: within 2 ulp over the whole range (PTX ISA); the
+ *        reciprocal of a divisor shared by many quotients is computed once
+ *   exp  ex2.approx.f32 of the rounded product x * log2(e), as Triton's
+ *        ExpOpConversionApprox: the product's rounding (and log2(e)'s, in
+ *        float32) add a relative error of |x| 2^-23.7 to ex2's 2 ulp (f32
+ *        results within 2 + 1.1 |x| ulp; docs/language.md)
+ * Any other dtype takes the op's own rule (f64: div.rn.f64, the software
+ * exp, as Triton's div.rn.d and libdevice exp). */
+static const op_rule approx_rules[] = {
+    {IR_DIV, K_F32, "div.full.f32 $d, $a, $b;"},
+    {IR_EXP, K_F32, "mul.rn.f32 $t0, $a, 0f3FB8AA3B; ex2.approx.f32 $d, $t0;"},
+};
+
 static const char *find_rule(ir_op_kind op, const char *predicate, unsigned kind)
 {
+    if (op != IR_CMP && predicate && !strcmp(predicate, "approx")) {
+        for (size_t i = 0; i < sizeof approx_rules / sizeof approx_rules[0]; i++)
+            if (approx_rules[i].op == op && (approx_rules[i].kinds & kind))
+                return approx_rules[i].tmpl;
+        predicate = NULL;
+    }
     if (op == IR_CMP) {
         for (size_t i = 0; i < sizeof cmp_rules / sizeof cmp_rules[0]; i++)
             if ((cmp_rules[i].kinds & kind) && predicate && !strcmp(cmp_rules[i].predicate, predicate))

@@ -106,6 +106,14 @@ static bool emit_elementwise_op(ptx_emitter *e, const ir_op *op)
     ir_dtype dt = op->kind == IR_CMP ? elem_dtype(e, op->operands[0]) : (ir_dtype)t.dtype;
     const ir_attr *pred = ir_attr_get(op, "predicate");
     const char *predicate = pred && pred->kind == ATTR_STR ? pred->s : NULL;
+    /* sw.div {approx} on f32 and sw.exp {approx} on f32/f16/bf16 take
+     * Triton's approximations (ptx_ops.c); a 16-bit division stays
+     * correctly rounded (its result keeps its dtype, where Triton's is
+     * float32). */
+    const ir_attr *approx = ir_attr_get(op, "approx");
+    if (approx && approx->kind == ATTR_BOOL && approx->i &&
+        ((op->kind == IR_DIV && dt == DT_F32) || op->kind == IR_EXP))
+        predicate = "approx";
     ptx_reg *srcs[3] = {NULL, NULL, NULL};
     for (int i = 0; i < op->noperands && i < 3; i++)
         srcs[i] = ptx_regs(e, op->operands[i]);
@@ -378,10 +386,93 @@ static void access_group_vector(ptx_emitter *e, bool load, ir_dtype dt, int firs
     }
 }
 
+/* A mask made by sw.cmp (or sw.and of an sw.cmp and another value) in the
+ * memory op's own block: its bits are computed again where they are
+ * needed (setp from the compare's operands), so that no predicate lives
+ * from the compare to the accesses (ptxas keeps at most 7 in predicate
+ * registers and moves the rest through general ones: two instructions a
+ * bit). With vec_mask one operand ascends by one a slot within each group
+ * and the other is uniform (lower-simt's promise): the emitter takes them
+ * as a splat or constant and the other, and computes the ascending one
+ * from the group's first slot, so only that slot's value stays live. */
+typedef struct mask_remat {
+    const char *predicate;
+    ir_dtype dt;
+    const ptx_reg *a, *b, *also; /* compare operands; and-ed bits (or NULL) */
+    int ascending;               /* 0 or 1: that operand ascends (vec_mask); -1: none known */
+} mask_remat;
+
+static bool is_uniform_def(const ptx_emitter *e, ir_value v)
+{
+    const ir_op *def = e->m->values[v].def;
+    return def && (def->kind == IR_SPLAT || def->kind == IR_CONSTANT);
+}
+
+static bool remat_of(ptx_emitter *e, const ir_op *op, ir_value mask, bool vec_mask, mask_remat *r)
+{
+    const ir_op *def = e->m->values[mask].def;
+    if (!def || def->parent != op->parent)
+        return false;
+    r->also = NULL;
+    if (def->kind == IR_AND) {
+        /* with vec_mask, lower-simt put the deciding compare first */
+        const ir_op *x = e->m->values[def->operands[0]].def, *y = e->m->values[def->operands[1]].def;
+        int which = x && x->kind == IR_CMP && x->parent == op->parent ? 0
+                    : !vec_mask && y && y->kind == IR_CMP && y->parent == op->parent ? 1 : -1;
+        if (which < 0)
+            return false;
+        r->also = ptx_regs(e, def->operands[1 - which]);
+        def = which ? y : x;
+    }
+    const ir_attr *pred = ir_attr_get(def, "predicate");
+    if (def->kind != IR_CMP || !pred || pred->kind != ATTR_STR)
+        return false;
+    r->predicate = pred->s;
+    r->dt = elem_dtype(e, def->operands[0]);
+    r->a = ptx_regs(e, def->operands[0]);
+    r->b = ptx_regs(e, def->operands[1]);
+    bool ua = is_uniform_def(e, def->operands[0]), ub = is_uniform_def(e, def->operands[1]);
+    r->ascending = vec_mask && (r->dt == DT_I32 || r->dt == DT_I64) && ua != ub ? (ua ? 1 : 0) : -1;
+    return true;
+}
+
+/* Slot j's mask bit (j in the group from `first`): a fresh predicate when
+ * it can be recomputed, else the mask's own register. */
+static ptx_reg mask_bit(ptx_emitter *e, const mask_remat *r, const ptx_reg *mask, int first, int j)
+{
+    if (!r)
+        return mask[j];
+    ptx_reg bit = ptx_new_reg(e, RC_PRED);
+    ptx_reg in[3] = {r->a[j], r->b[j], 0};
+    if (r->ascending >= 0) {
+        const ptx_reg *asc = r->ascending ? r->b : r->a, *uni = r->ascending ? r->a : r->b;
+        ptx_reg x = asc[first];
+        if (j > first) {
+            char xn[16], fn[16];
+            bool wide = r->dt == DT_I64;
+            x = ptx_new_reg(e, wide ? RC_B64 : RC_B32);
+            ptx_line(e, "add.s%d %s, %s, %d;", wide ? 64 : 32, ptx_reg_name(x, xn),
+                     ptx_reg_name(asc[first], fn), j - first);
+        }
+        in[r->ascending] = x;
+        in[1 - r->ascending] = uni[first];
+    }
+    ptx_emit_elementwise(e, IR_CMP, r->predicate, r->dt, bit, in);
+    if (r->also) {
+        char d[16], o[16];
+        ptx_line(e, "and.pred %s, %s, %s;", ptx_reg_name(bit, d), d, ptx_reg_name(r->also[j], o));
+    }
+    return bit;
+}
+
 /* simt.load / simt.store. With vec = k > 1, each group of k slots checks at
  * run time that all its mask bits are set and its first address is
  * aligned to k elements, and then takes one wide access instead of k
- * predicated ones. */
+ * predicated ones. With vec_mask ("first" / "last", docs/simt.md) the
+ * group's mask is all set exactly when that slot's bit is: the check
+ * reads that bit alone. The per-slot path of a group addresses its slots
+ * from the group's first pointer (vec's consecutive elements), so the
+ * other slots' pointers need not stay live. */
 static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
 {
     ir_type pt = ir_value_type(e->m, op->operands[0]);
@@ -409,6 +500,36 @@ static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
         sw_unreachable(e->d, "%s vec = %lld does not split %d slots into aligned groups",
                        ir_ops[op->kind].name, (long long)k, slots);
     int eb = ir_dtypes[dt].bytes;
+    const ir_attr *vm = ir_attr_get(op, "vec_mask");
+    int decides = !mask || !vm || vm->kind != ATTR_STR ? -1 : !strcmp(vm->s, "first") ? 0 : (int)k - 1;
+    mask_remat remat;
+    const mask_remat *r =
+        mask && remat_of(e, op, op->operands[load ? 1 : 2], decides >= 0, &remat) ? &remat : NULL;
+    ptx_reg *slow_mask = arena_alloc(&e->ar, sizeof *slow_mask * (size_t)slots);
+    ptx_reg *slow_ptrs = arena_alloc(&e->ar, sizeof *slow_ptrs * (size_t)slots);
+    /* vec_all: one test for every group of the thread (the first group's
+     * alignment, the deciding bit of the first or last group); when it
+     * fails, each group tests itself as below. */
+    const ir_attr *va = ir_attr_get(op, "vec_all");
+    int all_done = -1;
+    if (va && va->kind == ATTR_BOOL && va->i && slots > k && (!mask || decides >= 0)) {
+        char t[16], p[16], m[16], base[16];
+        ptx_reg_name(ptx_new_reg(e, RC_B64), t);
+        ptx_reg_name(ptx_new_reg(e, RC_PRED), p);
+        ptx_line(e, "and.b64 %s, %s, %lld;", t, ptx_reg_name(ptrs[0], base), (long long)(k * eb - 1));
+        ptx_line(e, "setp.eq.s64 %s, %s, 0;", p, t);
+        if (mask) {
+            int g = decides == 0 ? 0 : slots - (int)k;
+            ptx_line(e, "and.pred %s, %s, %s;", p, p, ptx_reg_name(mask_bit(e, r, mask, g, g + decides), m));
+        }
+        int each = ptx_new_label(e);
+        all_done = ptx_new_label(e);
+        ptx_line(e, "@!%s bra $L__%d;", p, each);
+        for (int first = 0; first < slots; first += (int)k)
+            access_group_vector(e, load, dt, first, (int)k, ptrs, vals);
+        ptx_line(e, "bra $L__%d;", all_done);
+        ptx_label(e, each);
+    }
     for (int first = 0; first < slots; first += (int)k) {
         char t[16], p[16], m[16], base[16];
         ptx_reg_name(ptx_new_reg(e, RC_B64), t);
@@ -416,15 +537,28 @@ static bool emit_memory(ptx_emitter *e, const ir_op *op, bool load)
         ptx_line(e, "and.b64 %s, %s, %lld;", t, ptx_reg_name(ptrs[first], base), (long long)(k * eb - 1));
         ptx_line(e, "setp.eq.s64 %s, %s, 0;", p, t);
         for (int j = first; mask && j < first + k; j++)
-            ptx_line(e, "and.pred %s, %s, %s;", p, p, ptx_reg_name(mask[j], m));
+            if (decides < 0 || j == first + decides)
+                ptx_line(e, "and.pred %s, %s, %s;", p, p, ptx_reg_name(mask_bit(e, r, mask, first, j), m));
         int slow = ptx_new_label(e), done = ptx_new_label(e);
         ptx_line(e, "@!%s bra $L__%d;", p, slow);
         access_group_vector(e, load, dt, first, (int)k, ptrs, vals);
         ptx_line(e, "bra $L__%d;", done);
         ptx_label(e, slow);
-        access_slots(e, load, dt, first, (int)k, ptrs, vals, mask, other);
+        for (int j = first; j < first + k; j++) {
+            if (mask)
+                slow_mask[j] = mask_bit(e, r, mask, first, j);
+            slow_ptrs[j] = ptrs[first];
+            if (j > first) {
+                char pn[16];
+                slow_ptrs[j] = ptx_new_reg(e, RC_B64);
+                ptx_line(e, "add.s64 %s, %s, %d;", ptx_reg_name(slow_ptrs[j], pn), base, (j - first) * eb);
+            }
+        }
+        access_slots(e, load, dt, first, (int)k, slow_ptrs, vals, mask ? slow_mask : NULL, other);
         ptx_label(e, done);
     }
+    if (all_done >= 0)
+        ptx_label(e, all_done);
     return true;
 }
 

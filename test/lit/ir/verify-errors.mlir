@@ -323,6 +323,20 @@ func.func @k(%a: f32) {
 }
 
 // -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.div' attribute 'approx' must be a bool
+func.func @k(%a: f32) {
+  %0 = "sw.div"(%a, %a) {approx = 1 : i32} : (f32, f32) -> f32
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.exp' attribute 'approx' must be a bool
+func.func @k(%a: f32) {
+  %0 = "sw.exp"(%a) {approx = "yes"} : (f32) -> f32
+  "func.return"() : () -> ()
+}
+
+// -----
 // CHECK: verify-errors.mlir:[[# @LINE + 2]]:8: error: 'sw.cmp' needs a string attribute 'predicate': lt, le, gt, ge, eq or ne
 func.func @k(%a: f32) {
   %0 = "sw.cmp"(%a, %a) {predicate = "less"} : (f32, f32) -> i1

@@ -4,6 +4,9 @@
 // Python // and % on integers (division by 0 or -1 guarded), f16/bf16
 // computed in f32 and rounded back once, i8/ui8 wrapped after 32-bit
 // arithmetic, i1 as predicates, NaN-propagating minimum, unordered `ne`.
+// `approx = true` (Triton's '/' and tl.exp): div.full.f32 on f32 only, and
+// ex2.approx.f32 of x * log2(e) on f32 and on f16/bf16 computed in f32;
+// f64 keeps div.rn.f64 and its software exp.
 
 // CHECK-LABEL: .entry floats(
 // CHECK:       div.rn.f32
@@ -72,6 +75,46 @@ module {
     %os = "sw.splat"(%out) : (!sw.ptr<f16>) -> vector<1x!sw.ptr<f16>>
     %op = "sw.addptr"(%os, %c0) : (vector<1x!sw.ptr<f16>>, vector<1xi32>) -> vector<1x!sw.ptr<f16>>
     "simt.store"(%op, %v) {vec = 1 : i32} : (vector<1x!sw.ptr<f16>>, vector<1xf16>) -> ()
+    "func.return"() : () -> ()
+  }
+}
+
+// -----
+
+// CHECK-LABEL: .entry approx(
+// CHECK:       div.full.f32
+// CHECK:       mul.rn.f32 [[T:%f[0-9]+]], {{%f[0-9]+}}, 0f3FB8AA3B;
+// CHECK-NEXT:  ex2.approx.f32 {{%f[0-9]+}}, [[T]];
+// CHECK:       cvt.f32.f16
+// CHECK-NEXT:  mul.rn.f32 [[H:%f[0-9]+]], {{%f[0-9]+}}, 0f3FB8AA3B;
+// CHECK-NEXT:  ex2.approx.f32 {{%f[0-9]+}}, [[H]];
+// CHECK-NEXT:  cvt.rn.f16.f32
+// CHECK:       div.rn.f32
+// CHECK-NOT:   div.full
+// CHECK:       div.rn.f64
+// CHECK-NOT:   ex2.approx
+// CHECK:       ret;
+module {
+  func.func @approx(%a: f32, %b: f32, %h: f16, %d: f64, %out: !sw.ptr<f32>, %outd: !sw.ptr<f64>, %outh: !sw.ptr<f16>) attributes {simt.num_threads = 32 : i32, simt.smem_bytes = 0 : i32} {
+    %q = "sw.div"(%a, %b) {approx = true} : (f32, f32) -> f32
+    %e = "sw.exp"(%q) {approx = true} : (f32) -> f32
+    %eh = "sw.exp"(%h) {approx = true} : (f16) -> f16
+    %qh = "sw.div"(%eh, %h) {approx = true} : (f16, f16) -> f16
+    %qd = "sw.div"(%d, %d) {approx = true} : (f64, f64) -> f64
+    %ed = "sw.exp"(%qd) {approx = true} : (f64) -> f64
+    %c0 = "sw.constant"() {value = 0 : i32} : () -> vector<1xi32>
+    %v = "sw.splat"(%e) : (f32) -> vector<1xf32>
+    %os = "sw.splat"(%out) : (!sw.ptr<f32>) -> vector<1x!sw.ptr<f32>>
+    %op = "sw.addptr"(%os, %c0) : (vector<1x!sw.ptr<f32>>, vector<1xi32>) -> vector<1x!sw.ptr<f32>>
+    "simt.store"(%op, %v) {vec = 1 : i32} : (vector<1x!sw.ptr<f32>>, vector<1xf32>) -> ()
+    %vd = "sw.splat"(%ed) : (f64) -> vector<1xf64>
+    %osd = "sw.splat"(%outd) : (!sw.ptr<f64>) -> vector<1x!sw.ptr<f64>>
+    %opd = "sw.addptr"(%osd, %c0) : (vector<1x!sw.ptr<f64>>, vector<1xi32>) -> vector<1x!sw.ptr<f64>>
+    "simt.store"(%opd, %vd) {vec = 1 : i32} : (vector<1x!sw.ptr<f64>>, vector<1xf64>) -> ()
+    %vh = "sw.splat"(%qh) : (f16) -> vector<1xf16>
+    %osh = "sw.splat"(%outh) : (!sw.ptr<f16>) -> vector<1x!sw.ptr<f16>>
+    %oph = "sw.addptr"(%osh, %c0) : (vector<1x!sw.ptr<f16>>, vector<1xi32>) -> vector<1x!sw.ptr<f16>>
+    "simt.store"(%oph, %vh) {vec = 1 : i32} : (vector<1x!sw.ptr<f16>>, vector<1xf16>) -> ()
     "func.return"() : () -> ()
   }
 }

@@ -23,22 +23,30 @@
 // CHECK:        mov.u32 {{%r[0-9]+}}, %ctaid.x;
 // CHECK:        mov.u32 [[TID:%r[0-9]+]], %tid.x;
 // CHECK-NEXT:   and.b32 [[TID]], [[TID]], 127;
-// CHECK:        setp.lt.s32 [[M0:%p[0-9]+]], {{%r[0-9]+}}, [[N]];
-// CHECK:        mul.wide.s32 [[OFF:%rd[0-9]+]], {{%r[0-9]+}}, 4;
+// The mask's bits are computed again where they are used (no predicate
+// lives from the compare to the accesses), and the per-slot path addresses
+// its slots from the group's first pointer.
+// CHECK:        mul.wide.s32 [[OFF:%rd[0-9]+]], [[I0:%r[0-9]+]], 4;
 // CHECK-NEXT:   add.s64 [[P0:%rd[0-9]+]], [[X]], [[OFF]];
 // CHECK:        and.b64 [[LOW:%rd[0-9]+]], [[P0]], 15;
 // CHECK-NEXT:   setp.eq.s64 [[FAST:%p[0-9]+]], [[LOW]], 0;
+// CHECK-NEXT:   setp.lt.s32 [[M0:%p[0-9]+]], [[I0]], [[N]];
 // CHECK-NEXT:   and.pred [[FAST]], [[FAST]], [[M0]];
-// CHECK:        @![[FAST]] bra [[SLOW:\$L__[0-9]+]];
+// CHECK-COUNT-3: and.pred [[FAST]], [[FAST]], {{%p[0-9]+}};
+// CHECK-NEXT:   @![[FAST]] bra [[SLOW:\$L__[0-9]+]];
 // CHECK-NEXT:   ld.global.v4.f32 {[[X0:%f[0-9]+]], {{%f[0-9]+}}, {{%f[0-9]+}}, {{%f[0-9]+}}}, [[[P0]]+0];
 // CHECK-NEXT:   bra [[DONE:\$L__[0-9]+]];
 // CHECK-NEXT: [[SLOW]]:
-// CHECK-NEXT:   mov.f32 [[X0]], {{%f[0-9]+}};
-// CHECK-NEXT:   @[[M0]] ld.global.f32 [[X0]], [[[P0]]];
+// CHECK-NEXT:   setp.lt.s32 [[S0:%p[0-9]+]], [[I0]], [[N]];
+// CHECK:        add.s64 [[P1:%rd[0-9]+]], [[P0]], 4;
+// CHECK:        mov.f32 [[X0]], {{%f[0-9]+}};
+// CHECK-NEXT:   @[[S0]] ld.global.f32 [[X0]], [[[P0]]];
+// CHECK-NEXT:   mov.f32
+// CHECK-NEXT:   @{{%p[0-9]+}} ld.global.f32 {{%f[0-9]+}}, [[[P1]]];
 // CHECK:      [[DONE]]:
 // CHECK:        add.rn.f32
 // CHECK:        st.global.v4.f32
-// CHECK:        @[[M0]] st.global.f32
+// CHECK:        @{{%p[0-9]+}} st.global.f32
 // CHECK:        ret;
 // CHECK-NEXT: }
 

@@ -30,10 +30,10 @@ def segmented_softmax(values_ptr, offsets_ptr, output_ptr):
 # SOFTMAX-NEXT:   %3 = "sw.reduce"(%2) {kind = "max", stage = 0 : i32} : (tensor<?xf32>) -> f32
 # SOFTMAX-NEXT:   %4 = "sw.splat"(%3) {stage = 1 : i32} : (f32) -> tensor<?xf32>
 # SOFTMAX-NEXT:   %5 = "sw.sub"(%2, %4) {stage = 1 : i32} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
-# SOFTMAX-NEXT:   %6 = "sw.exp"(%5) {stage = 1 : i32} : (tensor<?xf32>) -> tensor<?xf32>
+# SOFTMAX-NEXT:   %6 = "sw.exp"(%5) {approx = true, stage = 1 : i32} : (tensor<?xf32>) -> tensor<?xf32>
 # SOFTMAX-NEXT:   %7 = "sw.reduce"(%6) {kind = "sum", stage = 1 : i32} : (tensor<?xf32>) -> f32
 # SOFTMAX-NEXT:   %8 = "sw.splat"(%7) {stage = 2 : i32} : (f32) -> tensor<?xf32>
-# SOFTMAX-NEXT:   %9 = "sw.div"(%6, %8) {stage = 2 : i32} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+# SOFTMAX-NEXT:   %9 = "sw.div"(%6, %8) {approx = true, stage = 2 : i32} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
 # SOFTMAX-NEXT:   "sw.store_segment"(%output_ptr, %1, %9) {stage = 2 : i32} : (!sw.ptr<f32>, !sw.segment<f32>, tensor<?xf32>) -> ()
 # SOFTMAX-NEXT:   "func.return"() : () -> ()
 
@@ -80,7 +80,7 @@ def segmented_mean(values_ptr, offsets_ptr, out_ptr):
 # MEAN:      attributes {sw.stages = 1 : i32}
 # MEAN:      %[[N:[0-9]+]] = "sw.segment_length"(%1) {stage = 0 : i32} : (!sw.segment<f32>) -> i64
 # MEAN:      %[[F:[0-9]+]] = "sw.cast"(%[[N]]) : (i64) -> f32
-# MEAN-NEXT: "sw.div"(%{{[0-9]+}}, %[[F]]) {stage = 1 : i32} : (f32, f32) -> f32
+# MEAN-NEXT: "sw.div"(%{{[0-9]+}}, %[[F]]) {approx = true, stage = 1 : i32} : (f32, f32) -> f32
 
 
 @sw.jit

@@ -24,7 +24,7 @@
 // CHECK-NEXT:  "simt.barrier"
 // CHECK:       "simt.tile_index"() {len = 16 : i32, start = 0 : i32} : () -> vector<1xi32>
 // CHECK:       "simt.smem_load"
-// CHECK-NEXT:  "simt.barrier"
+// CHECK-NOT:   "simt.barrier"
 // CHECK:       "simt.store"
 module {
   func.func @rows(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) {

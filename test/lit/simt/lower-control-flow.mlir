@@ -15,7 +15,7 @@
 // CHECK:      %[[ACC:[0-9]+]] = "sw.for"(%{{[0-9]+}}, %n, %{{[0-9]+}}, %[[INIT]]) ({
 // CHECK-NEXT: ^bb0(%[[I:[0-9]+]]: i32, %[[A:[0-9]+]]: vector<4xf32>):
 // CHECK-NEXT:   %[[IDX:[0-9]+]] = "simt.tile_index"() {len = 128 : i32, start = 0 : i32} : () -> vector<4xi32>
-// CHECK:        %[[X:[0-9]+]] = "simt.load"(%{{[0-9]+}}, %{{[0-9]+}}, %[[INIT]]) {vec = 4 : i32} : (vector<4x!sw.ptr<f32>>, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+// CHECK:        %[[X:[0-9]+]] = "simt.load"(%{{[0-9]+}}, %{{[0-9]+}}, %[[INIT]]) {vec = 4 : i32, vec_mask = "last"} : (vector<4x!sw.ptr<f32>>, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
 // CHECK-NEXT:   %[[NEXT:[0-9]+]] = "sw.add"(%[[A]], %[[X]]) : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // CHECK-NEXT:   "sw.yield"(%[[NEXT]]) : (vector<4xf32>) -> ()
 // CHECK-NEXT: }) : (i32, i32, i32, vector<4xf32>) -> vector<4xf32>

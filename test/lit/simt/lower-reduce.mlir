@@ -5,7 +5,7 @@
 // sw.reduce becomes the four steps of docs/simt.md: simt.vreduce of the
 // thread's slots, identity for replicated copies, a butterfly of
 // simt.shfl_xor over the warp, and with W > 1 warps a pass through shared
-// memory between two barriers.
+// memory between two barriers (one partial a warp, combined by shuffles).
 
 // W = 4 (1024 elements, 128 threads): f32 sum, no copies.
 // CHECK-LABEL: func.func @sum_w4
@@ -31,18 +31,17 @@
 // CHECK-NEXT: %[[LEAD:[0-9]+]] = "sw.cmp"(%[[LANE]], %[[C0]]) {predicate = "eq"} : (i32, i32) -> i1
 // CHECK-NEXT: "simt.smem_store"(%[[WARP]], %[[P5]], %[[LEAD]]) {offset = 0 : i32} : (i32, f32, i1) -> ()
 // CHECK-NEXT: "simt.barrier"() : () -> ()
-// CHECK-NEXT: %[[I0:[0-9]+]] = "sw.constant"() {value = 0 : i32} : () -> i32
-// CHECK-NEXT: %[[S0:[0-9]+]] = "simt.smem_load"(%[[I0]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[I1:[0-9]+]] = "sw.constant"() {value = 1 : i32} : () -> i32
-// CHECK-NEXT: %[[S1:[0-9]+]] = "simt.smem_load"(%[[I1]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[T1:[0-9]+]] = "sw.add"(%[[S0]], %[[S1]]) : (f32, f32) -> f32
-// CHECK-NEXT: %[[I2:[0-9]+]] = "sw.constant"() {value = 2 : i32} : () -> i32
-// CHECK-NEXT: %[[S2:[0-9]+]] = "simt.smem_load"(%[[I2]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[T2:[0-9]+]] = "sw.add"(%[[T1]], %[[S2]]) : (f32, f32) -> f32
-// CHECK-NEXT: %[[I3:[0-9]+]] = "sw.constant"() {value = 3 : i32} : () -> i32
-// CHECK-NEXT: %[[S3:[0-9]+]] = "simt.smem_load"(%[[I3]]) {offset = 0 : i32} : (i32) -> f32
-// CHECK-NEXT: %[[T3:[0-9]+]] = "sw.add"(%[[T2]], %[[S3]]) : (f32, f32) -> f32
-// CHECK-NEXT: "simt.barrier"() : () -> ()
+// Every warp loads partial (lane mod W) and combines the W partials by a
+// butterfly of log2(W) shuffles.
+// CHECK-NEXT: %[[WM:[0-9]+]] = "sw.constant"() {value = 3 : i32} : () -> i32
+// CHECK-NEXT: %[[IDX:[0-9]+]] = "sw.and"(%[[LANE]], %[[WM]]) : (i32, i32) -> i32
+// CHECK-NEXT: %[[S:[0-9]+]] = "simt.smem_load"(%[[IDX]]) {offset = 0 : i32} : (i32) -> f32
+// CHECK-NEXT: %[[R1:[0-9]+]] = "simt.shfl_xor"(%[[S]]) {offset = 2 : i32} : (f32) -> f32
+// CHECK-NEXT: %[[T1:[0-9]+]] = "sw.add"(%[[S]], %[[R1]]) : (f32, f32) -> f32
+// CHECK-NEXT: %[[R2:[0-9]+]] = "simt.shfl_xor"(%[[T1]]) {offset = 1 : i32} : (f32) -> f32
+// CHECK-NEXT: %[[T3:[0-9]+]] = "sw.add"(%[[T1]], %[[R2]]) : (f32, f32) -> f32
+// The barrier that would free the scratch again goes: nothing after it uses
+// shared memory (docs/simt.md, "Trailing barriers").
 // The scalar result is stored by thread 0 (docs/simt.md, "Scalar memory").
 // CHECK-NEXT: %[[Z:[0-9]+]] = "sw.constant"() {value = 0 : i32} : () -> i32
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "sw.cmp"(%[[TID]], %[[Z]]) {predicate = "eq"} : (i32, i32) -> i1
@@ -159,6 +158,123 @@ module {
     %7 = "sw.load"(%6) : (tensor<128x!sw.ptr<i1>>) -> tensor<128xi1>
     %8 = "sw.reduce"(%7) {kind = "sum"} : (tensor<128xi1>) -> i1
     "sw.store"(%out2, %8) : (!sw.ptr<i1>, i1) -> ()
+    "func.return"() : () -> ()
+  }
+}
+
+// -----
+
+// W = 32 (a CTA of 1024 threads): lane l loads partial l itself (no mask)
+// and five shuffles combine the 32 partials.
+// CHECK-LABEL: func.func @max_w32
+// CHECK-SAME: simt.num_threads = 1024 : i32
+// CHECK:      %[[LANE:[0-9]+]] = "sw.and"(%{{[0-9]+}}, %{{[0-9]+}}) : (i32, i32) -> i32
+// CHECK:      "simt.smem_store"
+// CHECK-NEXT: "simt.barrier"() : () -> ()
+// CHECK-NEXT: %[[S:[0-9]+]] = "simt.smem_load"(%[[LANE]]) {offset = 0 : i32} : (i32) -> i32
+// CHECK-NEXT: %[[R:[0-9]+]] = "simt.shfl_xor"(%[[S]]) {offset = 16 : i32} : (i32) -> i32
+// CHECK-NEXT: "sw.maximum"(%[[S]], %[[R]]) : (i32, i32) -> i32
+// CHECK-COUNT-4: "simt.shfl_xor"
+// CHECK-NEXT: %[[M:[0-9]+]] = "sw.maximum"
+// CHECK-NOT:  "simt.barrier"
+// CHECK-NOT:  "simt.smem_load"
+module {
+  func.func @max_w32(%x: !sw.ptr<i32>, %out: !sw.ptr<i32>) attributes {sw.block_threads = 1024 : i32} {
+    %0 = "sw.arange"() {end = 2048 : i32, start = 0 : i32} : () -> tensor<2048xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<i32>) -> tensor<2048x!sw.ptr<i32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<2048x!sw.ptr<i32>>, tensor<2048xi32>) -> tensor<2048x!sw.ptr<i32>>
+    %3 = "sw.load"(%2) : (tensor<2048x!sw.ptr<i32>>) -> tensor<2048xi32>
+    %4 = "sw.reduce"(%3) {kind = "max"} : (tensor<2048xi32>) -> i32
+    "sw.store"(%out, %4) : (!sw.ptr<i32>, i32) -> ()
+    "func.return"() : () -> ()
+  }
+}
+
+// -----
+
+// Trailing barriers: of two reductions in a row only the second's barrier
+// goes (the first's keeps the scratch from being overwritten while it is
+// read); before a loop that uses shared memory every barrier stays, and so
+// does the reduction's own in the loop (the next iteration reuses the
+// scratch); the kernel's own barrier (sl.debug_barrier) stays, with every
+// barrier before it.
+// CHECK-LABEL: func.func @two
+// CHECK:       "simt.smem_store"
+// CHECK-NEXT:  "simt.barrier"
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "simt.smem_store"
+// CHECK-NEXT:  "simt.barrier"
+// CHECK:       "simt.smem_load"
+// CHECK-NOT:   "simt.barrier"
+// CHECK:       "func.return"
+// CHECK-LABEL: func.func @then_loop
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "sw.for"
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "sw.yield"
+// CHECK-NOT:   "simt.barrier"
+// CHECK:       "func.return"
+// CHECK-LABEL: func.func @own_barrier
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "simt.store"
+// CHECK-NEXT:  "simt.barrier"
+// CHECK-NEXT:  "func.return"
+// A task kernel of the plan keeps them all (plan_link may run its body in
+// a loop, or put another after it).
+// CHECK-LABEL: func.func @task
+// CHECK:       "simt.smem_load"
+// CHECK:       "simt.barrier"
+// CHECK:       "func.return"
+module {
+  func.func @two(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %4 = "sw.reduce"(%3) {kind = "max"} : (tensor<1024xf32>) -> f32
+    %5 = "sw.reduce"(%3) {kind = "sum"} : (tensor<1024xf32>) -> f32
+    %6 = "sw.add"(%4, %5) : (f32, f32) -> f32
+    "sw.store"(%out, %6) : (!sw.ptr<f32>, f32) -> ()
+    "func.return"() : () -> ()
+  }
+  func.func @then_loop(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>, %n: i32) {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %6 = "sw.reduce"(%3) {kind = "max"} : (tensor<1024xf32>) -> f32
+    %c0 = "sw.constant"() {value = 0 : i32} : () -> i32
+    %c1 = "sw.constant"() {value = 1 : i32} : () -> i32
+    %s = "sw.for"(%c0, %n, %c1, %6) ({
+    ^bb0(%i: i32, %a: f32):
+      %r = "sw.reduce"(%3) {kind = "min"} : (tensor<1024xf32>) -> f32
+      %b = "sw.add"(%a, %r) : (f32, f32) -> f32
+      "sw.yield"(%b) : (f32) -> ()
+    }) : (i32, i32, i32, f32) -> f32
+    "sw.store"(%out, %s) : (!sw.ptr<f32>, f32) -> ()
+    "func.return"() : () -> ()
+  }
+  func.func @own_barrier(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %4 = "sw.reduce"(%3) {kind = "sum"} : (tensor<1024xf32>) -> f32
+    "sw.store"(%out, %4) : (!sw.ptr<f32>, f32) -> ()
+    "sw.barrier"() : () -> ()
+    "func.return"() : () -> ()
+  }
+  func.func @task(%x: !sw.ptr<f32>, %out: !sw.ptr<f32>) attributes {sw.task = "cta"} {
+    %0 = "sw.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+    %1 = "sw.splat"(%x) : (!sw.ptr<f32>) -> tensor<1024x!sw.ptr<f32>>
+    %2 = "sw.addptr"(%1, %0) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!sw.ptr<f32>>
+    %3 = "sw.load"(%2) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+    %4 = "sw.reduce"(%3) {kind = "sum"} : (tensor<1024xf32>) -> f32
+    "sw.store"(%out, %4) : (!sw.ptr<f32>, f32) -> ()
     "func.return"() : () -> ()
   }
 }

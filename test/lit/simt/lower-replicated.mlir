@@ -21,7 +21,7 @@
 // CHECK-NEXT: %[[MASK:[0-9]+]] = "sw.and"(%[[M]], %[[OWNV]]) : (vector<1xi1>, vector<1xi1>) -> vector<1xi1>
 // CHECK-NEXT: "simt.store"(%[[SP]], %[[V]], %[[MASK]]) {vec = 1 : i32} : (vector<1x!sw.ptr<f32>>, vector<1xf32>, vector<1xi1>) -> ()
 // CHECK:      "simt.tile_index"() {len = 1024 : i32, start = 0 : i32} : () -> vector<8xi32>
-// CHECK:      "simt.store"(%{{[0-9]+}}, %{{[0-9]+}}) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>) -> ()
+// CHECK:      "simt.store"(%{{[0-9]+}}, %{{[0-9]+}}) {vec = 4 : i32, vec_all = true} : (vector<8x!sw.ptr<f32>>, vector<8xf32>) -> ()
 // CHECK-NEXT: "func.return"() : () -> ()
 module {
   func.func @mixed(%small_ptr: !sw.ptr<f32>, %big_ptr: !sw.ptr<f32>, %n: i32) {

@@ -16,7 +16,8 @@
 // CHECK:         "simt.shfl_up"(%{{[0-9]+}}) {offset = 16 : i32} : (i32) -> i32
 // CHECK:         "simt.smem_store"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) {offset = 4096 : i32} : (i32, i32, i1) -> ()
 // CHECK:         "simt.smem_load"(%{{[0-9]+}}) {offset = 0 : i32} : (vector<8xi32>) -> vector<8xi32>
-// CHECK-NEXT:    "simt.barrier"() : () -> ()
+// (no barrier after the last use of shared memory)
+// CHECK-NOT:     "simt.barrier"
 // PTX-LABEL:   .entry cumsum(
 // PTX:         shfl.sync.up.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 1, 0x0, 0xffffffff;
 // PTX:         bar.sync 0;

@@ -16,10 +16,14 @@
 // CHECK:      %[[MASK:[0-9]+]] = "sw.cmp"(%[[OFFS]], %{{[0-9]+}}) {predicate = "lt"} : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
 // CHECK:      %[[XP:[0-9]+]] = "sw.addptr"(%{{[0-9]+}}, %[[OFFS]]) : (vector<8x!sw.ptr<f32>>, vector<8xi32>) -> vector<8x!sw.ptr<f32>>
 // CHECK-NEXT: %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0.0 : f32} : () -> vector<8xf32>
-// CHECK-NEXT: %[[X:[0-9]+]] = "simt.load"(%[[XP]], %[[MASK]], %[[ZERO]]) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
-// CHECK:      %[[Y:[0-9]+]] = "simt.load"(%{{[0-9]+}}, %[[MASK]], %[[ZERO]]) {vec = 4 : i32}
+// The mask offs < n of offsets ascending within each group of 4 slots is
+// all set exactly when its last bit is: vec_mask = "last"; the offsets and
+// pointers run over the whole tile, so one test decides a thread's groups:
+// vec_all.
+// CHECK-NEXT: %[[X:[0-9]+]] = "simt.load"(%[[XP]], %[[MASK]], %[[ZERO]]) {vec = 4 : i32, vec_all = true, vec_mask = "last"} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
+// CHECK:      %[[Y:[0-9]+]] = "simt.load"(%{{[0-9]+}}, %[[MASK]], %[[ZERO]]) {vec = 4 : i32, vec_all = true, vec_mask = "last"}
 // CHECK:      %[[SUM:[0-9]+]] = "sw.add"(%[[X]], %[[Y]]) : (vector<8xf32>, vector<8xf32>) -> vector<8xf32>
-// CHECK-NEXT: "simt.store"(%{{[0-9]+}}, %[[SUM]], %[[MASK]]) {vec = 4 : i32} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
+// CHECK-NEXT: "simt.store"(%{{[0-9]+}}, %[[SUM]], %[[MASK]]) {vec = 4 : i32, vec_all = true, vec_mask = "last"} : (vector<8x!sw.ptr<f32>>, vector<8xf32>, vector<8xi1>) -> ()
 // CHECK-NEXT: "func.return"() : () -> ()
 // Every thread owns its slots (1024 / 8 = 128 = T): no thread_id, no owner mask.
 // CHECK-NOT: simt.thread_id
@@ -78,10 +82,10 @@ module {
 // narrowing cast, a product and a subtraction from a uniform tile do not.
 // CHECK-LABEL: func.func @contiguity
 // CHECK-SAME: simt.num_threads = 128 : i32
-// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 4 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
-// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 2 : i32} : (vector<8x!sw.ptr<f64>>) -> vector<8xf64>
-// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 2 : i32} : (vector<8x!sw.ptr<f64>>) -> vector<8xf64>
-// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 4 : i32} : (vector<8x!sw.ptr<i8>>) -> vector<8xi8>
+// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 4 : i32, vec_all = true} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
+// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 2 : i32, vec_all = true} : (vector<8x!sw.ptr<f64>>) -> vector<8xf64>
+// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 2 : i32, vec_all = true} : (vector<8x!sw.ptr<f64>>) -> vector<8xf64>
+// CHECK: "simt.load"(%{{[0-9]+}}) {vec = 4 : i32, vec_all = true} : (vector<8x!sw.ptr<i8>>) -> vector<8xi8>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 1 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 1 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>
 // CHECK: "simt.load"(%{{[0-9]+}}) {vec = 1 : i32} : (vector<8x!sw.ptr<f16>>) -> vector<8xf16>

@@ -201,6 +201,34 @@ func.func @k(%p: !sw.ptr<f32>, %a: i32) attributes {simt.num_threads = 32 : i32}
 }
 
 // -----
+// CHECK: verify-errors.mlir:[[# @LINE + 5]]:8: error: 'simt.load' attribute 'vec_mask' must be "first" or "last", on a masked access with vec > 1
+func.func @k(%p: !sw.ptr<f32>, %m: i1) attributes {simt.num_threads = 32 : i32} {
+  %ps = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<4x!sw.ptr<f32>>
+  %ms = "sw.splat"(%m) : (i1) -> vector<4xi1>
+  %o = "sw.constant"() {value = 0.0 : f32} : () -> vector<4xf32>
+  %0 = "simt.load"(%ps, %ms, %o) {vec = 4 : i32, vec_mask = "middle"} : (vector<4x!sw.ptr<f32>>, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 3]]:8: error: 'simt.load' attribute 'vec_mask' must be "first" or "last", on a masked access with vec > 1
+func.func @k(%p: !sw.ptr<f32>) attributes {simt.num_threads = 32 : i32} {
+  %ps = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<4x!sw.ptr<f32>>
+  %0 = "simt.load"(%ps) {vec = 4 : i32, vec_mask = "last"} : (vector<4x!sw.ptr<f32>>) -> vector<4xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
+// CHECK: verify-errors.mlir:[[# @LINE + 5]]:8: error: 'simt.load' attribute 'vec_all' must be a bool, on an access with vec > 1 (masked: with vec_mask)
+func.func @k(%p: !sw.ptr<f32>, %m: i1) attributes {simt.num_threads = 32 : i32} {
+  %ps = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<8x!sw.ptr<f32>>
+  %ms = "sw.splat"(%m) : (i1) -> vector<8xi1>
+  %o = "sw.constant"() {value = 0.0 : f32} : () -> vector<8xf32>
+  %0 = "simt.load"(%ps, %ms, %o) {vec = 4 : i32, vec_all = true} : (vector<8x!sw.ptr<f32>>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
 // CHECK: verify-errors.mlir:[[# @LINE + 4]]:3: error: 'simt.store' needs an integer attribute 'vec': a power of two that divides the layout chunk (min(V, 4) slots) of vector<4x!sw.ptr<f32>>
 func.func @k(%p: !sw.ptr<f32>, %a: f32) attributes {simt.num_threads = 32 : i32} {
   %0 = "sw.splat"(%p) : (!sw.ptr<f32>) -> vector<4x!sw.ptr<f32>>
