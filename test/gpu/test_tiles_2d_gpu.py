@@ -228,8 +228,8 @@ def test_gpu_join_split_and_interleave_of_scalars():
 @pytest.mark.parametrize("n", [4, 128])
 def test_gpu_join_and_split_of_pointer_tiles(n):
     arrays = {"x_ptr": np.arange(2 * n, dtype=np.float32) * 0.5, "y_ptr": -np.arange(n, dtype=np.float32),
-              "j_ptr": np.zeros((n, 2), np.float32), "a_ptr": np.zeros(n, np.float32),
-              "b_ptr": np.zeros(n, np.float32)}
+              "j_ptr": np.zeros((n, 2), np.float32), "c_ptr": np.zeros(2 * n, np.float32),
+              "a_ptr": np.zeros(n, np.float32), "b_ptr": np.zeros(n, np.float32)}
     cpu, gpu = run_both(t2.join_pointers, arrays, {}, {"N": n}, (1,))
     same(cpu, gpu)
 

@@ -650,11 +650,12 @@ def test_join_split_and_interleave_of_scalars(executor):
 
 
 @sw.jit
-def join_pointers(x_ptr, y_ptr, j_ptr, a_ptr, b_ptr, N: sl.constexpr):
+def join_pointers(x_ptr, y_ptr, j_ptr, c_ptr, a_ptr, b_ptr, N: sl.constexpr):
     offs = sl.arange(0, N)
     two = sl.arange(0, 2)[None, :]
     p = sl.join(x_ptr + offs, y_ptr + (N - 1 - offs))  # a tile of pointers (N, 2)
     sl.store(j_ptr + offs[:, None] * 2 + two, sl.load(p))
+    sl.store(c_ptr + sl.arange(0, 2 * N), sl.load(sl.cat(y_ptr + offs, x_ptr + offs)))
     q = x_ptr + offs[:, None] * 2 + two
     first, second = q.split()
     sl.store(a_ptr + offs, sl.load(second))
@@ -667,8 +668,10 @@ def test_join_and_split_of_pointer_tiles(executor, n):
     x = np.arange(2 * n, dtype=np.float32) * 0.5
     y = -np.arange(n, dtype=np.float32)
     j, a, b = np.zeros((n, 2), np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)
-    run(join_pointers, executor, dict(x_ptr=x, y_ptr=y, j_ptr=j, a_ptr=a, b_ptr=b), dict(N=n))
+    c = np.zeros(2 * n, np.float32)
+    run(join_pointers, executor, dict(x_ptr=x, y_ptr=y, j_ptr=j, c_ptr=c, a_ptr=a, b_ptr=b), dict(N=n))
     np.testing.assert_array_equal(j, np.stack([x[:n], y[::-1]], axis=-1))
+    np.testing.assert_array_equal(c, np.concatenate([y, x[:n]]))
     np.testing.assert_array_equal(a, x[1::2])
     np.testing.assert_array_equal(b, x[0::2] * 2)
 
@@ -808,8 +811,8 @@ PTX_CASES = [
                "i_ptr": "*i32", "js_ptr": "*i32", "a_ptr": "*i32", "b_ptr": "*i32"}, {"M": 8, "N": 128}),
     (join_scalars, {"x_ptr": "*i64", "y_ptr": "*i64", "s": "f32", "t": "f32", "j_ptr": "*i64",
                     "i_ptr": "*f32", "a_ptr": "*i64", "b_ptr": "*i64"}, {}),
-    (join_pointers, {"x_ptr": "*f64", "y_ptr": "*f64", "j_ptr": "*f64", "a_ptr": "*f64", "b_ptr": "*f64"},
-     {"N": 128}),
+    (join_pointers, {"x_ptr": "*f64", "y_ptr": "*f64", "j_ptr": "*f64", "c_ptr": "*f64", "a_ptr": "*f64",
+                     "b_ptr": "*f64"}, {"N": 128}),
     (join_masks, {"x_ptr": "*i32", "out_ptr": "*i8", "lo_ptr": "*i1", "hi_ptr": "*i1"}, {"N": 2}),
     (split_in_a_loop, {"x_ptr": "*i64", "out_ptr": "*i64", "steps": "i32"}, {"N": 256}),
     (interleave_3d, {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16"}, {"A": 2, "B": 4, "C": 64}),
