@@ -1,5 +1,5 @@
 /* irgen_join.c - Triton's sl.join, sl.split, sl.interleave and sl.cat
- * (docs/language.md, "Shapes and broadcasting"). join, interleave and cat
+ * (docs/language.md, "Join, split, interleave and cat"). join, interleave and cat
  * are made of the shape ops that exist: both operands, flattened, get a
  * dim of 1 (sw.reshape) repeated to 2 (sw.broadcast), sw.select takes a's
  * copy where the new dim's index is 0 and b's where it is 1 (an sw.arange
@@ -34,7 +34,7 @@ static bool bind(irgen *g, const ast_expr *call, const char *name, bool method, 
     for (int i = 0; i < nparams; i++)
         out[i] = NULL;
     if (call->nargs > nparams - skip) {
-        if (method)
+        if (method) /* x.split(), the one method of the four */
             ig_error(g, call->args[nparams - skip]->loc, "x.%s() takes no arguments", name);
         else
             ig_error(g, call->args[nparams - skip]->loc, "sl.%s takes at most %d argument%s", name,
