@@ -252,3 +252,11 @@ def test_gpu_interleave_of_aranges():
     cpu, gpu = run_both(t2.interleave_aranges, {"out_ptr": np.zeros(256, np.int32)}, {}, {"N": 128}, (1,))
     same(cpu, gpu)
     assert np.array_equal(gpu["out_ptr"], np.stack([np.arange(128), np.arange(128, 256)], axis=-1).reshape(-1))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "float16", "float64"])
+def test_gpu_split_of_a_pair_gives_scalars_with_their_bits(dtype):
+    x = np.array([-0.0, 2.5] if dtype.startswith("float") else [1, 0], dtype)
+    arrays = {"x_ptr": x, "a_ptr": np.ones(1, dtype), "b_ptr": np.ones(1, dtype)}
+    cpu, gpu = run_both(t2.split_pair, arrays, {}, {}, (1,))
+    assert gpu["a_ptr"].tobytes() == x[:1].tobytes() and gpu["b_ptr"].tobytes() == x[1:].tobytes()

@@ -650,6 +650,22 @@ def test_join_split_and_interleave_of_scalars(executor):
 
 
 @sw.jit
+def split_pair(x_ptr, a_ptr, b_ptr):
+    a, b = sl.load(x_ptr + sl.arange(0, 2)).split()
+    sl.store(a_ptr, a)
+    sl.store(b_ptr, b)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float16", "float64"])
+def test_split_of_a_pair_gives_scalars_with_their_bits(executor, dtype):
+    x = np.array([-0.0, 2.5] if dtype.startswith("float") else [1, 0], dtype)
+    a, b = np.ones(1, dtype), np.ones(1, dtype)
+    run(split_pair, executor, dict(x_ptr=x, a_ptr=a, b_ptr=b), {})
+    assert a.tobytes() == x[:1].tobytes() and b.tobytes() == x[1:].tobytes(), (a, b)
+
+
+@sw.jit
 def join_pointers(x_ptr, y_ptr, j_ptr, c_ptr, a_ptr, b_ptr, N: sl.constexpr):
     offs = sl.arange(0, N)
     two = sl.arange(0, 2)[None, :]
@@ -816,6 +832,8 @@ PTX_CASES = [
     (join_pointers, {"x_ptr": "*f16", "y_ptr": "*f16", "j_ptr": "*f16", "c_ptr": "*f16", "a_ptr": "*f16",
                      "b_ptr": "*f16"}, {"N": 4}),
     (join_masks, {"x_ptr": "*i32", "out_ptr": "*i8", "lo_ptr": "*i1", "hi_ptr": "*i1"}, {"N": 2}),
+    (split_pair, {"x_ptr": "*i1", "a_ptr": "*i1", "b_ptr": "*i1"}, {}),
+    (split_pair, {"x_ptr": "*f16", "a_ptr": "*f16", "b_ptr": "*f16"}, {}),
     (split_in_a_loop, {"x_ptr": "*i64", "out_ptr": "*i64", "steps": "i32"}, {"N": 256}),
     (interleave_3d, {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16"}, {"A": 2, "B": 4, "C": 64}),
 ]
