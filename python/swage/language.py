@@ -27,6 +27,7 @@ __all__ = [
     "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
     "fmod", "copysign", "isnan", "isinf", "isfinite", "signbit", "finitef", "isfinited",
     "broadcast_to", "broadcast", "expand_dims", "reshape", "view", "trans", "permute",
+    "join", "split", "interleave", "cat",
 ]
 
 
@@ -264,6 +265,10 @@ reshape = _kernel_only("reshape")
 view = _kernel_only("view")
 trans = _kernel_only("trans")
 permute = _kernel_only("permute")
+join = _kernel_only("join")
+split = _kernel_only("split")
+interleave = _kernel_only("interleave")
+cat = _kernel_only("cat")
 
 
 class PropagateNan:

@@ -1083,7 +1083,7 @@ static const builtin *find_builtin(const char *name)
 static const char *const language_names[] = {
     "int1", "bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
     "float16", "bfloat16", "float32", "float64", "constexpr", "broadcast_to", "broadcast",
-    "expand_dims", "reshape", "view", "trans", "permute",
+    "expand_dims", "reshape", "view", "trans", "permute", "join", "split", "interleave", "cat",
 };
 
 const char *ig_closest_language_name(const char *name)
@@ -1107,7 +1107,10 @@ static gval unknown_language_name(irgen *g, src_loc loc, const char *name)
                             "docs/language.md and docs/segments.md)", name);
 }
 
-bool ig_is_builtin_name(const char *name) { return find_builtin(name) != NULL || ig_is_shape_builtin(name); }
+bool ig_is_builtin_name(const char *name)
+{
+    return find_builtin(name) != NULL || ig_is_shape_builtin(name) || ig_is_join_builtin(name);
+}
 
 /* The names of triton.language.math that Swage has, all also sl.<name>. */
 static const char *const math_names[] = {
@@ -1178,6 +1181,8 @@ gval ig_call_builtin(irgen *g, const ast_expr *call, const char *name)
 {
     if (ig_is_shape_builtin(name))
         return ig_shape_builtin(g, call, name, NULL);
+    if (ig_is_join_builtin(name))
+        return ig_join_builtin(g, call, name, NULL);
     const builtin *b = find_builtin(name);
     if (!b) {
         if (ir_dtype_from_name(name, strlen(name)) != DT_VOID)
@@ -1203,7 +1208,7 @@ gval ig_builtin_attr(irgen *g, const ast_expr *e, const char *name)
     if (!strcmp(name, "math"))
         return ig_error(g, e->loc, "sl.math is a namespace: call its functions, e.g. "
                                    "sl.math.exp2(x)");
-    if (find_builtin(name) || ig_is_shape_builtin(name))
+    if (find_builtin(name) || ig_is_shape_builtin(name) || ig_is_join_builtin(name))
         return ig_error(g, e->loc, "sl.%s is a function: call it", name);
     return unknown_language_name(g, e->loc, name);
 }
@@ -1216,6 +1221,7 @@ static const char *const tensor_methods[] = {
     "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
     "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
     "atomic_xchg", "atomic_cas", "broadcast_to", "expand_dims", "reshape", "view", "trans", "permute",
+    "split",
 };
 
 static bool is_tensor_method(const char *name)
@@ -1247,6 +1253,8 @@ gval ig_method_call(irgen *g, const ast_expr *call, gval self, const char *metho
     }
     if (ig_is_shape_builtin(method) && strcmp(method, "broadcast"))
         return ig_shape_builtin(g, call, method, &self);
+    if (!strcmp(method, "split"))
+        return ig_join_builtin(g, call, method, &self);
     const builtin *b = find_builtin(method);
     if (b && is_tensor_method(method)) {
         /* Triton's member form: x.exp() is sl.exp(x), x.sum(axis=0) is

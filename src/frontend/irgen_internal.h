@@ -273,6 +273,10 @@ bool ig_axis_arg(irgen *g, const ast_expr *a, gval v, int rank, int *axis);
  * self is the tile of the method form (x.reshape(...)), else NULL. */
 bool ig_is_shape_builtin(const char *name);
 gval ig_shape_builtin(irgen *g, const ast_expr *call, const char *name, const gval *self);
+/* sl.join, sl.split, sl.interleave, sl.cat (irgen_join.c); self is the
+ * receiver of x.split(). */
+bool ig_is_join_builtin(const char *name);
+gval ig_join_builtin(irgen *g, const ast_expr *call, const char *name, const gval *self);
 /* The dtype two operands promote to (see docs/language.md). */
 ir_dtype ig_promote(ir_dtype a, ir_dtype b);
 /* Whether a and b are integers of different signedness (int1 is neither). */

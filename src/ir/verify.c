@@ -675,6 +675,7 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_BROADCAST:
         case IR_RESHAPE:
         case IR_TRANS:
+        case IR_SPLIT:
         case IR_SEGMENT_ID:
         case IR_SEGMENT:
         case IR_SEGMENT_LENGTH:
@@ -785,6 +786,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_BROADCAST:
     case IR_RESHAPE:
     case IR_TRANS: return verify_shape_op(v, op);
+    case IR_SPLIT: return verify_split(v, op);
     case IR_SCAN:
     case IR_REDUCE_FN:
     case IR_HISTOGRAM:

@@ -81,6 +81,7 @@ bool verify_atomic(verifier *v, const ir_op *op);
 /* Shapes (verify_shapes.c): sw.broadcast, sw.reshape, sw.trans, and
  * sw.reduce (with or without axis). */
 bool verify_shape_op(verifier *v, const ir_op *op);
+bool verify_split(verifier *v, const ir_op *op);
 bool verify_reduce(verifier *v, const ir_op *op);
 
 /* Scans and their kin (verify_scans.c): the op rules of sw.scan,

@@ -1,5 +1,5 @@
 /* verify_shapes.c - the verifier's rules for the ops that change a tile's
- * shape (sw.broadcast, sw.reshape, sw.trans) and for sw.reduce, whose
+ * shape (sw.broadcast, sw.reshape, sw.trans, sw.split) and for sw.reduce, whose
  * `axis` form reduces one dimension of a tile of rank >= 2
  * (docs/ir-format.md). Requires the walk of verify.c (operands and results
  * are checked); reports the first violation and returns false. */
@@ -69,6 +69,29 @@ bool verify_shape_op(verifier *v, const ir_op *op)
     case IR_TRANS: return check_trans(v, op, x, r);
     default: return fail(v, op, "'%s' is not a shape op", name_of(op));
     }
+}
+
+/* sw.split {index}: tensor<S x 2 x T> -> tensor<S x T>, or T when S is
+ * empty and T a number. */
+bool verify_split(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), r = result_type(v, op, 0);
+    int32_t xd[IR_MAX_RANK];
+    int rank = x.kind == TY_TILE ? ir_tile_dims(x, xd) : 0;
+    if (rank < 1 || xd[rank - 1] != 2)
+        return fail(v, op, "'sw.split' operand type %s must be a tile whose last dim is 2", TY(x, a));
+    const ir_attr *index = ir_attr_get(op, "index");
+    if (!index || index->kind != ATTR_INT || index->i < 0 || index->i > 1)
+        return fail(v, op, "'sw.split' needs an integer attribute 'index', 0 or 1");
+    if (rank == 1 && x.ptr_elem)
+        return fail(v, op, "'sw.split' of %s: a tile of 2 pointers does not split into scalars",
+                    TY(x, a));
+    ir_type want = rank == 1 ? ir_type_elem(x) : ir_type_tile_shape((ir_dtype)x.dtype, x.ptr_elem, rank - 1, xd);
+    if (!ir_type_eq(r, want))
+        return fail(v, op, "'sw.split' of %s gives %s, the operand without its last dim (its element "
+                    "type for a tile of 2)", TY(x, a), TY(r, b));
+    return true;
 }
 
 bool verify_reduce(verifier *v, const ir_op *op)

@@ -113,7 +113,8 @@ static void analyze_op(walker *w, const ir_op *op)
         shape_of_broadcast(w, op, &run, &same);
         uni = uniform(w, op->operands[0]);
         break;
-    case IR_TRANS: uni = uniform(w, op->operands[0]); break;
+    case IR_TRANS:
+    case IR_SPLIT: uni = uniform(w, op->operands[0]); break;
     case IR_ADD: run = run_of_offset(w, op->operands[0], op->operands[1], true); break;
     case IR_SUB: run = run_of_offset(w, op->operands[0], op->operands[1], false); break;
     case IR_ADDPTR: run = run_of_offset(w, op->operands[0], op->operands[1], true); break;

@@ -1137,7 +1137,8 @@ static bool lower_op(lowerer *lw, ir_op *op)
         return true;
     case IR_BROADCAST:
     case IR_RESHAPE:
-    case IR_TRANS: return ls_lower_shape_op(lw, op);
+    case IR_TRANS:
+    case IR_SPLIT: return ls_lower_shape_op(lw, op);
     case IR_SCAN: return lower_combine(lw, op);
     case IR_REDUCE_FN:
         if (ir_attr_get(op, "axis"))

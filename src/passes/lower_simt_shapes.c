@@ -4,8 +4,8 @@
  * is free, every elementwise op, load and store is unchanged, and only
  * three kinds of op need work here:
  *
- *   - sw.broadcast and sw.trans map each result element e to one operand
- *     element s(e) (shifts and masks: every dim is a power of two). The
+ *   - sw.broadcast, sw.trans and sw.split map each result element e to one
+ *     operand element s(e) (shifts and masks: every dim is a power of two). The
  *     operand is recomputed at s(e) when it is a small elementwise
  *     function of aranges, constants and uniform scalars (the index tiles
  *     of `offs_m[:, None] * stride + offs_n[None, :]`); otherwise the
@@ -212,23 +212,33 @@ static void classify(remat *rm, ir_value v)
 }
 
 /* v (a tile of rm->len elements in the layout, or a number) read through
- * shared memory at rm->idx: its owners store it, barrier, every thread
- * loads its indices, barrier. i1 travels as i32. */
-static ir_value smem_gather(remat *rm, ir_value v)
+ * shared memory at each of the n index vectors idx (out[i] for idx[i]):
+ * its owners store it, barrier, every thread loads its indices, barrier.
+ * i1 travels as i32. */
+static bool smem_gather_n(remat *rm, ir_value v, const ir_value *idx, ir_value *out, int n)
 {
     lowerer *lw = rm->lw;
     ir_op *pos = rm->pos;
     ir_type t = ir_value_type(lw->m, v);
     ir_dtype dt = (ir_dtype)t.dtype, moved = dt == DT_I1 ? DT_I32 : dt;
     if (!ls_whole_cta(lw, pos) || !ls_smem_fits(lw, pos, rm->len * ir_dtypes[moved].bytes))
-        return IR_NO_VALUE;
+        return false;
     if (moved != dt)
         v = ls_cast(lw, pos, v, ir_type_vec(moved, t.len));
     ls_smem_store(lw, pos, 0, ls_tile_index(lw, pos, rm->len), v, ls_owner_vec(lw, pos, rm->len));
     ls_barrier(lw, pos);
-    ir_value r = ls_smem_load(lw, pos, 0, rm->idx, moved);
+    for (int i = 0; i < n; i++)
+        out[i] = ls_smem_load(lw, pos, 0, idx[i], moved);
     ls_barrier(lw, pos);
-    return moved != dt ? ls_cast(lw, pos, r, ir_type_vec(dt, rm->slots)) : r;
+    for (int i = 0; i < n && moved != dt; i++)
+        out[i] = ls_cast(lw, pos, out[i], ir_type_vec(dt, ir_value_type(lw->m, idx[i]).len));
+    return true;
+}
+
+static ir_value smem_gather(remat *rm, ir_value v)
+{
+    ir_value r;
+    return smem_gather_n(rm, v, &rm->idx, &r, 1) ? r : IR_NO_VALUE;
 }
 
 static ir_value recompute(remat *rm, ir_value v)
@@ -345,11 +355,14 @@ void ls_erase_reshapes(lowerer *lw, ir_block *b)
 }
 
 static ir_value back_for(const lowerer *lw, const ir_op *op);
+static bool lower_split(lowerer *lw, ir_op *op);
 
 bool ls_lower_shape_op(lowerer *lw, ir_op *op)
 {
     if (op->kind == IR_RESHAPE)
         return true;
+    if (op->kind == IR_SPLIT)
+        return lower_split(lw, op);
     ir_value back = op->kind == IR_BROADCAST ? back_for(lw, op) : IR_NO_VALUE;
     if (back != IR_NO_VALUE) {
         ls_replace_op(lw, op, back);
@@ -360,6 +373,87 @@ bool ls_lower_shape_op(lowerer *lw, ir_op *op)
     if (v == IR_NO_VALUE)
         return false;
     ls_replace_op(lw, op, v);
+    return true;
+}
+
+/* ---- sw.split ----------------------------------------------------------------- */
+
+/* The operand element each result slot of `half` (a sw.split {index})
+ * reads, emitted before pos: 2e + index for result element e (the halves
+ * alternate in the operand, whose last dim is 2); for a scalar result, the
+ * one slot's index. */
+static ir_value split_index(lowerer *lw, ir_op *pos, const ir_op *half)
+{
+    ir_type r = lw->semantic[half->results[0]];
+    int64_t index = ir_attr_get(half, "index")->i;
+    if (r.kind != TY_TILE)
+        return vconst(lw, pos, 1, index);
+    ir_value e = shift(lw, pos, IR_SHL, ls_tile_index(lw, pos, r.len), 1);
+    return index ? ls_binary(lw, pos, IR_OR, e, vconst(lw, pos, ls_slots_of(lw, r.len), index)) : e;
+}
+
+/* The other half's sw.split of op's operand, not lowered yet and in op's
+ * block (so after op: the frontend splits both halves together), or
+ * NULL. */
+static ir_op *other_half(const lowerer *lw, const ir_op *op)
+{
+    int64_t index = ir_attr_get(op, "index")->i;
+    for (ir_use *u = ir_value_uses(lw->m, op->operands[0]); u; u = u->next) {
+        ir_op *o = u->user;
+        if (o != op && o->kind == IR_SPLIT && o->parent == op->parent &&
+            ir_attr_get(o, "index")->i != index && ir_value_uses(lw->m, o->results[0]))
+            return o;
+    }
+    return NULL;
+}
+
+/* half's uses take v (its slots, or the number in its one slot; the ops
+ * go before pos), and half goes when drop is set. */
+static void replace_half(lowerer *lw, ir_op *pos, ir_op *half, ir_value v, bool drop)
+{
+    if (lw->semantic[half->results[0]].kind != TY_TILE) {
+        /* a tile of 2 split to scalars: every thread read the same element
+         * into its one slot (a number: the verifier's rule) */
+        v = ls_emit(lw, pos, IR_SIMT_VREDUCE, &v, 1, ir_type_elem(ir_value_type(lw->m, v)));
+        ir_attr_set_str(lw->m, ls_def_of(lw, v), "kind", "max");
+    }
+    if (drop)
+        ls_replace_op(lw, half, v);
+    else
+        ls_replace_value(lw, half->results[0], v);
+}
+
+/* sw.split {index}: each half reads its operand at split_index, as a
+ * broadcast does (recomputed, or through shared memory). When both halves
+ * of an operand go through shared memory, they share one round trip: the
+ * operand is stored once and both halves are loaded; the later sw.split
+ * is then left without uses and dropped when the walk reaches it. */
+static bool lower_split(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    if (!ir_value_uses(m, op->results[0])) {
+        ir_op_erase(m, op);
+        return true;
+    }
+    ir_value x = op->operands[0];
+    int32_t len = ls_tile_len(lw, x);
+    remat rm = {.lw = lw, .pos = op, .len = len};
+    classify(&rm, x);
+    bool cheap = !rm.failed && rm.opaque == 0, ptr = ir_type_is_ptrlike(ir_value_type(m, x));
+    ir_op *pair = cheap || ptr ? NULL : other_half(lw, op);
+    ir_value idx[2] = {split_index(lw, op, op), pair ? split_index(lw, op, pair) : IR_NO_VALUE};
+    ir_value v[2];
+    if (pair) {
+        rm.n = 0;
+        if (!smem_gather_n(&rm, x, idx, v, 2))
+            return false;
+        replace_half(lw, op, pair, v[1], false);
+    } else {
+        v[0] = value_at(lw, op, x, len, idx[0]);
+        if (v[0] == IR_NO_VALUE)
+            return false;
+    }
+    replace_half(lw, op, op, v[0], true);
     return true;
 }
 

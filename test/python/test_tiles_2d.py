@@ -2,8 +2,9 @@
 broadcasting"): x[:, None] / x[None, :], Triton's broadcasting, 2-D
 sl.zeros / sl.full, loads and stores of 2-D pointer tiles with 2-D masks,
 reductions along an axis, sl.broadcast_to / expand_dims / reshape / trans /
-permute, on the reference executor and the SIMT executor against NumPy, and
-their PTX through ptxas; and the compile errors of malformed shapes."""
+permute, sl.join / split / interleave / cat, on the reference executor and
+the SIMT executor against NumPy, and their PTX through ptxas; and the
+compile errors of malformed shapes."""
 
 import os
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 
 import swage as sw
 import swage.language as sl
+import swage_testing
 from swage_testing import expect_compile_error_at_marker
 
 EXECUTORS = ["semantic", "simt"]
@@ -461,6 +463,282 @@ def test_atomics_on_2d_pointer_tiles(executor):
     np.testing.assert_array_equal(bins, expected)
 
 
+# ---- join, split, interleave, cat ----------------------------------------------------------
+
+@sw.jit
+def join_1d(x_ptr, y_ptr, p_ptr, j_ptr, i_ptr, c_ptr, a_ptr, b_ptr, r_ptr, N: sl.constexpr,
+            VIEW: sl.constexpr, REORDER: sl.constexpr):
+    """Every value goes in and out as VIEW, a dtype of the same width (the
+    arrays' own, or bfloat16 through uint16: it has no NumPy dtype)."""
+    offs = sl.arange(0, N)
+    two = sl.arange(0, 2)[None, :]
+    x = sl.load(x_ptr + offs)
+    y = sl.load(y_ptr + offs)
+    p = sl.load(p_ptr + offs[:, None] * 2 + two)
+    x, y, p = x.to(VIEW, bitcast=True), y.to(VIEW, bitcast=True), p.to(VIEW, bitcast=True)
+    j = sl.join(x, y)
+    sl.static_assert(j.shape == (N, 2))
+    i = sl.interleave(x, y)
+    c = sl.cat(x, y, can_reorder=REORDER)
+    sl.static_assert(i.shape == (2 * N,) and c.shape == (2 * N,))
+    a, b = sl.split(p)
+    a2, b2 = p.split()
+    sl.static_assert(a.shape == (N,) and b2.shape == (N,))
+    _, r = sl.split(sl.join(x, y))
+    out = x_ptr.dtype.element_ty
+    sl.store(j_ptr + offs[:, None] * 2 + two, j.to(out, bitcast=True))
+    sl.store(i_ptr + sl.arange(0, 2 * N), i.to(out, bitcast=True))
+    sl.store(c_ptr + sl.arange(0, 2 * N), c.to(out, bitcast=True))
+    sl.store(a_ptr + offs, a.to(out, bitcast=True))
+    sl.store(b_ptr + offs, b2.to(out, bitcast=True))
+    sl.store(r_ptr + offs, r.to(out, bitcast=True))
+
+
+SL_DTYPES = {"bool": sl.int1, "int8": sl.int8, "int16": sl.int16, "uint16": sl.uint16, "int32": sl.int32,
+             "int64": sl.int64, "float16": sl.float16, "float32": sl.float32, "float64": sl.float64}
+JOIN_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "bfloat16", "float32",
+               "float64"]
+
+
+def special_values(rng, dtype, shape):
+    """Random values of dtype with the floats' signed zeros, infinities and NaN among them."""
+    x = swage_testing.random_array(rng, "float32" if dtype == "bfloat16" else dtype, shape)
+    if x.dtype.kind == "f":
+        flat = x.reshape(-1)
+        flat[:4] = [-0.0, np.inf, -np.inf, np.nan][:flat.size]
+        rng.shuffle(flat)
+    if dtype == "bfloat16":  # the top half of float32's bits (NaN: the canonical one)
+        return (x.view(np.uint32) >> 16).astype(np.uint16)
+    return x
+
+
+def bits(a):
+    """The array's bytes as unsigned integers: floats compare bit for bit."""
+    return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])
+
+
+def join_1d_case(rng, dtype, n, bf16_as=np.uint16):
+    """(arrays, constexprs, expected outputs) of join_1d for n elements of dtype."""
+    x, y = special_values(rng, dtype, n), special_values(rng, dtype, n)
+    p = special_values(rng, dtype, (n, 2))
+    if dtype == "bfloat16":
+        x, y, p = x.view(bf16_as), y.view(bf16_as), p.view(bf16_as)
+    arrays = {"x_ptr": x, "y_ptr": y, "p_ptr": p, "j_ptr": np.zeros((n, 2), x.dtype),
+              "i_ptr": np.zeros(2 * n, x.dtype), "c_ptr": np.zeros(2 * n, x.dtype),
+              "a_ptr": np.zeros(n, x.dtype), "b_ptr": np.zeros(n, x.dtype), "r_ptr": np.zeros(n, x.dtype)}
+    view = sl.bfloat16 if dtype == "bfloat16" else SL_DTYPES[dtype]
+    expected = {"j_ptr": np.stack([x, y], axis=-1), "i_ptr": np.stack([x, y], axis=-1).reshape(-1),
+                "c_ptr": np.concatenate([x, y]), "a_ptr": p[:, 0], "b_ptr": p[:, 1], "r_ptr": y}
+    return arrays, dict(N=n, VIEW=view, REORDER=n % 64 == 0), expected
+
+
+def assert_same_bits(outs, expected, what):
+    for name, want in expected.items():
+        got = outs[name]
+        if got.dtype.kind == "f":
+            got, want = bits(got), bits(np.ascontiguousarray(want))
+        np.testing.assert_array_equal(got, want, err_msg="%s: %s" % (what, name))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("dtype", JOIN_DTYPES)
+@pytest.mark.parametrize("n", [1, 32, 256, 2048])
+def test_join_split_interleave_cat_against_numpy(executor, dtype, n, rng):
+    arrays, constexprs, expected = join_1d_case(rng, dtype, n)
+    run(join_1d, executor, arrays, constexprs)
+    assert_same_bits(arrays, expected, "seed %s" % rng.seed)
+
+
+@pytest.mark.parametrize("n", [2, 32, 1024])
+@pytest.mark.parametrize("num_warps", [1, 8])
+def test_join_split_interleave_cat_with_num_warps(n, num_warps, rng):
+    """A CTA of 32 or 256 threads: tiles replicated over threads, or many
+    slots per thread."""
+    arrays, constexprs, expected = join_1d_case(rng, "float32", n)
+    join_1d.launch(arguments=arrays, constexprs=constexprs, grid=(1,), executor="simt",
+                   num_warps=num_warps)
+    assert_same_bits(arrays, expected, "seed %s" % rng.seed)
+
+
+@sw.jit
+def join_2d(x_ptr, row_ptr, s_ptr, q_ptr, j_ptr, i_ptr, js_ptr, a_ptr, b_ptr, M: sl.constexpr,
+            N: sl.constexpr):
+    m = sl.arange(0, M)[:, None]
+    n = sl.arange(0, N)[None, :]
+    x = sl.load(x_ptr + m * N + n)
+    row = sl.load(row_ptr + sl.arange(0, N))
+    s = sl.load(s_ptr)
+    j = sl.join(x, row)  # (M, N) with (N,): broadcast first, as Triton does
+    sl.static_assert(j.shape == (M, N, 2))
+    k = sl.arange(0, 2)[None, None, :]
+    sl.store(j_ptr + m[:, :, None] * (2 * N) + n[:, :, None] * 2 + k, j)
+    sl.store(i_ptr + m * (2 * N) + sl.arange(0, 2 * N)[None, :], sl.interleave(x, row))
+    js = sl.join(s, x)  # a scalar with a tile
+    sl.store(js_ptr + m[:, :, None] * (2 * N) + n[:, :, None] * 2 + k, js)
+    q = sl.load(q_ptr + m[:, :, None] * (2 * N) + n[:, :, None] * 2 + k)
+    a, b = sl.split(q)
+    sl.static_assert(a.shape == (M, N))
+    sl.store(a_ptr + m * N + n, a)
+    sl.store(b_ptr + m * N + n, b)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("m,n", [(1, 1), (2, 4), (4, 32), (16, 16), (8, 128), (64, 2)])
+def test_join_split_interleave_of_2d_tiles(executor, m, n, rng):
+    x = rng.integers(-1000, 1000, (m, n)).astype(np.int32)
+    row = rng.integers(-1000, 1000, n).astype(np.int32)
+    s = np.array([77], np.int32)
+    q = rng.integers(-1000, 1000, (m, n, 2)).astype(np.int32)
+    outs = {"j_ptr": np.zeros((m, n, 2), np.int32), "i_ptr": np.zeros((m, 2 * n), np.int32),
+            "js_ptr": np.zeros((m, n, 2), np.int32), "a_ptr": np.zeros((m, n), np.int32),
+            "b_ptr": np.zeros((m, n), np.int32)}
+    run(join_2d, executor, dict(x_ptr=x, row_ptr=row, s_ptr=s, q_ptr=q, **outs), dict(M=m, N=n))
+    rows = np.broadcast_to(row, (m, n))
+    np.testing.assert_array_equal(outs["j_ptr"], np.stack([x, rows], axis=-1))
+    np.testing.assert_array_equal(outs["i_ptr"], np.stack([x, rows], axis=-1).reshape(m, 2 * n))
+    np.testing.assert_array_equal(outs["js_ptr"], np.stack([np.full_like(x, 77), x], axis=-1))
+    np.testing.assert_array_equal(outs["a_ptr"], q[..., 0])
+    np.testing.assert_array_equal(outs["b_ptr"], q[..., 1])
+
+
+@sw.jit
+def interleave_3d(x_ptr, y_ptr, out_ptr, A: sl.constexpr, B: sl.constexpr, C: sl.constexpr):
+    a = sl.arange(0, A)[:, None, None]
+    b = sl.arange(0, B)[None, :, None]
+    c = sl.arange(0, C)[None, None, :]
+    x = sl.load(x_ptr + a * (B * C) + b * C + c)
+    y = sl.load(y_ptr + a * (B * C) + b * C + c)
+    z = sl.interleave(x, y)  # 3-D: the join inside never makes a tile of 4 dims
+    sl.static_assert(z.shape == (A, B, 2 * C))
+    sl.store(out_ptr + a * (B * 2 * C) + b * (2 * C) + sl.arange(0, 2 * C)[None, None, :], z)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("shape", [(2, 4, 8), (4, 1, 16), (8, 16, 4)])
+def test_interleave_of_3d_tiles(executor, shape, rng):
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = rng.standard_normal(shape).astype(np.float32)
+    out = np.zeros(shape[:2] + (2 * shape[2],), np.float32)
+    run(interleave_3d, executor, dict(x_ptr=x, y_ptr=y, out_ptr=out), dict(A=shape[0], B=shape[1], C=shape[2]))
+    np.testing.assert_array_equal(out, np.stack([x, y], axis=-1).reshape(out.shape))
+
+
+@sw.jit
+def join_scalars(x_ptr, y_ptr, s, t, j_ptr, i_ptr, a_ptr, b_ptr):
+    """Triton's test_join_scalars, test_interleave_scalars, test_split_to_scalar."""
+    z = sl.join(sl.load(x_ptr), sl.load(y_ptr))
+    sl.static_assert(z.shape == (2,))
+    sl.store(j_ptr + sl.arange(0, 2), z)
+    w = sl.interleave(s, t)
+    sl.static_assert(w.shape == (2,))
+    sl.store(i_ptr + sl.arange(0, 2), w)
+    a, b = sl.split(sl.load(x_ptr + sl.arange(0, 2)))
+    sl.static_assert(a.shape == () and b.shape == ())
+    sl.store(a_ptr, a)
+    sl.store(b_ptr, b)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_join_split_and_interleave_of_scalars(executor):
+    x, y = np.array([42, 7], np.int32), np.array([100], np.int32)
+    j, i = np.zeros(2, np.int32), np.zeros(2, np.float32)
+    a, b = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    run(join_scalars, executor, dict(x_ptr=x, y_ptr=y, s=10, t=20, j_ptr=j, i_ptr=i, a_ptr=a, b_ptr=b), {})
+    np.testing.assert_array_equal(j, [42, 100])
+    np.testing.assert_array_equal(i, [10.0, 20.0])
+    assert (a[0], b[0]) == (42, 7)
+
+
+@sw.jit
+def split_pair(x_ptr, a_ptr, b_ptr):
+    a, b = sl.load(x_ptr + sl.arange(0, 2)).split()
+    sl.store(a_ptr, a)
+    sl.store(b_ptr, b)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float16", "float64"])
+def test_split_of_a_pair_gives_scalars_with_their_bits(executor, dtype):
+    x = np.array([-0.0, 2.5] if dtype.startswith("float") else [1, 0], dtype)
+    a, b = np.ones(1, dtype), np.ones(1, dtype)
+    run(split_pair, executor, dict(x_ptr=x, a_ptr=a, b_ptr=b), {})
+    assert a.tobytes() == x[:1].tobytes() and b.tobytes() == x[1:].tobytes(), (a, b)
+
+
+@sw.jit
+def join_pointers(x_ptr, y_ptr, j_ptr, c_ptr, a_ptr, b_ptr, N: sl.constexpr):
+    offs = sl.arange(0, N)
+    two = sl.arange(0, 2)[None, :]
+    p = sl.join(x_ptr + offs, y_ptr + (N - 1 - offs))  # a tile of pointers (N, 2)
+    sl.store(j_ptr + offs[:, None] * 2 + two, sl.load(p))
+    sl.store(c_ptr + sl.arange(0, 2 * N), sl.load(sl.cat(y_ptr + offs, x_ptr + offs)))
+    q = x_ptr + offs[:, None] * 2 + two
+    first, second = q.split()
+    sl.store(a_ptr + offs, sl.load(second))
+    sl.store(b_ptr + offs, sl.load(first) * 2)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("n", [4, 128])
+def test_join_and_split_of_pointer_tiles(executor, n):
+    x = np.arange(2 * n, dtype=np.float32) * 0.5
+    y = -np.arange(n, dtype=np.float32)
+    j, a, b = np.zeros((n, 2), np.float32), np.zeros(n, np.float32), np.zeros(n, np.float32)
+    c = np.zeros(2 * n, np.float32)
+    run(join_pointers, executor, dict(x_ptr=x, y_ptr=y, j_ptr=j, c_ptr=c, a_ptr=a, b_ptr=b), dict(N=n))
+    np.testing.assert_array_equal(j, np.stack([x[:n], y[::-1]], axis=-1))
+    np.testing.assert_array_equal(c, np.concatenate([y, x[:n]]))
+    np.testing.assert_array_equal(a, x[1::2])
+    np.testing.assert_array_equal(b, x[0::2] * 2)
+
+
+@sw.jit
+def join_masks(x_ptr, out_ptr, lo_ptr, hi_ptr, N: sl.constexpr):
+    offs = sl.arange(0, N)
+    x = sl.load(x_ptr + offs)
+    both = sl.join(x > 0, x % 3 == 0)  # int1 tiles
+    sl.store(out_ptr + sl.arange(0, 2 * N), sl.reshape(both, (2 * N,)).to(sl.int8))
+    pairs = sl.reshape(x, (N // 2, 2)) > 1
+    lo, hi = sl.split(pairs)
+    sl.store(lo_ptr + sl.arange(0, N // 2), lo)
+    sl.store(hi_ptr + sl.arange(0, N // 2), hi)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("n", [2, 64, 512])
+def test_join_and_split_of_int1_tiles(executor, n, rng):
+    x = rng.integers(-5, 6, n).astype(np.int32)
+    out = np.zeros(2 * n, np.int8)
+    lo, hi = np.zeros(n // 2, np.bool_), np.zeros(n // 2, np.bool_)
+    run(join_masks, executor, dict(x_ptr=x, out_ptr=out, lo_ptr=lo, hi_ptr=hi), dict(N=n))
+    np.testing.assert_array_equal(out, np.stack([x > 0, x % 3 == 0], axis=-1).reshape(-1))
+    np.testing.assert_array_equal(lo, x[0::2] > 1)
+    np.testing.assert_array_equal(hi, x[1::2] > 1)
+
+
+@sw.jit
+def split_in_a_loop(x_ptr, out_ptr, steps, N: sl.constexpr):
+    """Complex numbers as (re, im) pairs, squared `steps` times: split,
+    arithmetic, join, carried by a runtime loop."""
+    offs = sl.arange(0, N)
+    z = sl.load(x_ptr + offs[:, None] * 2 + sl.arange(0, 2)[None, :])
+    for _ in range(steps):
+        re, im = z.split()
+        z = sl.join(re * re - im * im, 2 * re * im)
+    sl.store(out_ptr + sl.arange(0, 2 * N), sl.reshape(z, (2 * N,)))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_split_and_join_carried_by_a_loop(executor, rng):
+    n = 64
+    z = rng.integers(-3, 4, (n, 2)).astype(np.int64)
+    out = np.zeros(2 * n, np.int64)
+    run(split_in_a_loop, executor, dict(x_ptr=z, out_ptr=out, steps=3), dict(N=n))
+    c = z[:, 0] + 1j * z[:, 1]
+    c = c ** 8
+    np.testing.assert_array_equal(out, np.stack([c.real, c.imag], axis=-1).reshape(-1).astype(np.int64))
+
+
 # ---- the SIMT form -----------------------------------------------------------------------
 
 def simt_text(kernel, signature, constexprs):
@@ -477,6 +755,37 @@ def test_a_row_major_2d_load_is_vectorised_along_the_last_axis():
 def test_a_row_reduction_within_a_warp_uses_shuffles():
     text = simt_text(reduce_keep_dims, {"x_ptr": "*f32", "out_ptr": "*f32"}, {"M": 16, "N": 32})
     assert '"simt.shfl_xor"' in text and '"simt.vslots"' in text, text
+
+
+@sw.jit
+def split_loaded(x_ptr, out_ptr, N: sl.constexpr):
+    offs = sl.arange(0, N)
+    a, b = sl.split(sl.load(x_ptr + offs[:, None] * 2 + sl.arange(0, 2)[None, :]))
+    sl.store(out_ptr + offs, a - b)
+
+
+@sw.jit
+def interleave_aranges(out_ptr, N: sl.constexpr):
+    """Triton's test_interleave."""
+    sl.store(out_ptr + sl.arange(0, 2 * N), sl.interleave(sl.arange(0, N), sl.arange(N, 2 * N)))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_interleave_of_aranges(executor):
+    out = np.zeros(256, np.int32)
+    run(interleave_aranges, executor, dict(out_ptr=out), dict(N=128))
+    np.testing.assert_array_equal(out, np.stack([np.arange(128), np.arange(128, 256)], axis=-1).reshape(-1))
+
+
+def test_both_halves_of_a_split_share_one_trip_through_shared_memory():
+    text = simt_text(split_loaded, {"x_ptr": "*f32", "out_ptr": "*f32"}, {"N": 256})
+    assert text.count('"simt.smem_store"') == 1 and text.count('"simt.barrier"') == 2, text
+    assert text.count('"simt.smem_load"') == 2 and "sw.split" not in text, text
+
+
+def test_a_join_of_aranges_is_recomputed_without_shared_memory():
+    text = simt_text(interleave_aranges, {"out_ptr": "*i32"}, {"N": 128})
+    assert '"simt.smem_store"' not in text and '"simt.barrier"' not in text, text
 
 
 def ptxas():
@@ -510,6 +819,23 @@ PTX_CASES = [
                      "stride_bn": "i32", "stride_cm": "i32", "stride_cn": "i32"}, MATMUL_BLOCKS),
     (reduce_fn_2d, {"x_ptr": "*f32", "amax_ptr": "*i32", "amin_ptr": "*i32", "last_ptr": "*f32",
                     "mx_ptr": "*f32", "cnt_ptr": "*i32", "flat_ptr": "*i32"}, {"M": 16, "N": 64, "AXIS": 1}),
+    (join_1d, dict({k: "*f16" for k in ("x_ptr", "y_ptr", "p_ptr", "j_ptr", "i_ptr", "c_ptr", "a_ptr",
+                                        "b_ptr", "r_ptr")}), {"N": 1024, "VIEW": sl.float16, "REORDER": False}),
+    (join_1d, dict({k: "*i1" for k in ("x_ptr", "y_ptr", "p_ptr", "j_ptr", "i_ptr", "c_ptr", "a_ptr",
+                                       "b_ptr", "r_ptr")}), {"N": 64, "VIEW": sl.int1, "REORDER": True}),
+    (join_2d, {"x_ptr": "*i32", "row_ptr": "*i32", "s_ptr": "*i32", "q_ptr": "*i32", "j_ptr": "*i32",
+               "i_ptr": "*i32", "js_ptr": "*i32", "a_ptr": "*i32", "b_ptr": "*i32"}, {"M": 8, "N": 128}),
+    (join_scalars, {"x_ptr": "*i64", "y_ptr": "*i64", "s": "f32", "t": "f32", "j_ptr": "*i64",
+                    "i_ptr": "*f32", "a_ptr": "*i64", "b_ptr": "*i64"}, {}),
+    (join_pointers, {"x_ptr": "*f32", "y_ptr": "*f32", "j_ptr": "*f32", "c_ptr": "*f32", "a_ptr": "*f32",
+                     "b_ptr": "*f32"}, {"N": 128}),
+    (join_pointers, {"x_ptr": "*f16", "y_ptr": "*f16", "j_ptr": "*f16", "c_ptr": "*f16", "a_ptr": "*f16",
+                     "b_ptr": "*f16"}, {"N": 4}),
+    (join_masks, {"x_ptr": "*i32", "out_ptr": "*i8", "lo_ptr": "*i1", "hi_ptr": "*i1"}, {"N": 2}),
+    (split_pair, {"x_ptr": "*i1", "a_ptr": "*i1", "b_ptr": "*i1"}, {}),
+    (split_pair, {"x_ptr": "*f16", "a_ptr": "*f16", "b_ptr": "*f16"}, {}),
+    (split_in_a_loop, {"x_ptr": "*i64", "out_ptr": "*i64", "steps": "i32"}, {"N": 256}),
+    (interleave_3d, {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16"}, {"A": 2, "B": 4, "C": 64}),
 ]
 
 
@@ -599,11 +925,100 @@ def err_scan_2d(x_ptr):
     sl.store(x_ptr, sl.sum(b))
 
 
+@sw.jit
+def err_split_last_dim(x_ptr):
+    a = sl.zeros((4, 8), sl.float32)
+    lo, hi = sl.split(a)  # error at col 23: sl.split, last dimension, 2, (4, 8)
+    sl.store(x_ptr, sl.sum(lo + hi))
+
+
+@sw.jit
+def err_split_method_of_a_scalar(x_ptr):
+    lo, hi = sl.load(x_ptr).split()  # error at col 14: sl.split, last dimension, float32
+    sl.store(x_ptr, lo + hi)
+
+
+@sw.jit
+def err_split_pointer_pair(x_ptr):
+    p, q = sl.split(x_ptr + sl.arange(0, 2))  # error at col 21: tile of 2 pointers, offsets
+    sl.store(p, 1.0)
+
+
+@sw.jit
+def err_join_dtypes(x_ptr):
+    a = sl.zeros((8,), sl.float32)
+    b = sl.join(a, sl.arange(0, 8))  # error at col 20: one dtype, float32, int32, .to()
+    sl.store(x_ptr + sl.arange(0, 16), sl.reshape(b, (16,)))
+
+
+@sw.jit
+def err_join_constant(x_ptr):
+    a = sl.zeros((8,), sl.float32)
+    b = sl.join(a, 1.0)  # error at col 20: compile-time constant, sl.full
+    sl.store(x_ptr + sl.arange(0, 16), sl.reshape(b, (16,)))
+
+
+@sw.jit
+def err_join_shapes(x_ptr):
+    a = sl.zeros((8,), sl.float32)
+    b = sl.interleave(a, sl.zeros((4,), sl.float32))  # error at col 9: shape mismatch, (8,), (4,)
+    sl.store(x_ptr + sl.arange(0, 16), b)
+
+
+@sw.jit
+def err_join_rank(x_ptr):
+    a = sl.zeros((2, 2, 2), sl.float32)
+    b = sl.join(a, a)  # error at col 9: 4 dimensions, at most 3
+    sl.store(x_ptr, sl.sum(sl.reshape(b, (16,))))
+
+
+@sw.jit
+def err_cat_2d(x_ptr):
+    a = sl.zeros((4, 8), sl.float32)
+    b = sl.cat(sl.zeros((32,), sl.float32), a, can_reorder=True)  # error at col 45: 1-D, (4, 8)
+    sl.store(x_ptr + sl.arange(0, 64), b)
+
+
+@sw.jit
+def err_cat_lengths(x_ptr):
+    a = sl.zeros((4,), sl.float32)
+    b = sl.cat(a, sl.zeros((8,), sl.float32))  # error at col 19: one length, (4,), (8,), power of two
+    sl.store(x_ptr + sl.arange(0, 8), b)
+
+
+@sw.jit
+def err_cat_dtypes(x_ptr):
+    a = sl.zeros((4,), sl.float32)
+    b = sl.cat(a, sl.zeros((4,), sl.float16))  # error at col 19: one dtype, float32, float16
+    sl.store(x_ptr + sl.arange(0, 8), b)
+
+
+@sw.jit
+def err_cat_can_reorder(x_ptr, flag):
+    a = sl.zeros((4,), sl.float32)
+    b = sl.cat(a, a, can_reorder=flag)  # error at col 34: can_reorder, compile-time bool
+    sl.store(x_ptr + sl.arange(0, 8), b)
+
+
+@sw.jit
+def err_join_method(x_ptr):
+    a = sl.zeros((4,), sl.float32)
+    b = a.join(a)  # error at col 9: method, .join(), .split()
+    sl.store(x_ptr + sl.arange(0, 8), sl.reshape(b, (8,)))
+
+
 @pytest.mark.parametrize("kernel", [err_mismatch, err_rank, err_non_pow2, err_axis, err_index,
                                     err_too_many_slices, err_store_shape, err_reshape, err_scan_2d,
-                                    err_argmax_axis])
+                                    err_argmax_axis, err_split_last_dim, err_split_method_of_a_scalar,
+                                    err_split_pointer_pair, err_join_dtypes, err_join_constant,
+                                    err_join_shapes, err_join_rank, err_cat_2d, err_cat_lengths,
+                                    err_cat_dtypes, err_join_method])
 def test_malformed_shapes_are_compile_errors_at_the_culprit(kernel):
     expect_compile_error_at_marker(kernel, HERE, {"x_ptr": "*f32"})
+
+
+def test_cat_can_reorder_must_be_a_compile_time_bool():
+    expect_compile_error_at_marker(err_cat_can_reorder, HERE, {"x_ptr": "*f32", "flag": "i1"})
 
 
 # ---- pointer tiles the SIMT lowering rebuilds ---------------------------------------------

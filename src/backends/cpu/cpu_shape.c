@@ -1,5 +1,6 @@
 /* cpu_shape.c - the semantic executor's shape ops: sw.broadcast,
- * sw.reshape, sw.trans, and sw.reduce along an axis (docs/ir-format.md).
+ * sw.reshape, sw.trans, sw.split, and sw.reduce along an axis
+ * (docs/ir-format.md).
  * Requires slots set up by cpu_setup.c (which calls cpu_shape_check_op);
  * tiles are stored row-major, so each op is an index map from result
  * elements to operand elements (a reduction folds the operand's elements
@@ -9,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool cpu_is_shape_op(ir_op_kind kind) { return kind == IR_BROADCAST || kind == IR_RESHAPE || kind == IR_TRANS; }
+bool cpu_is_shape_op(ir_op_kind kind)
+{
+    return kind == IR_BROADCAST || kind == IR_RESHAPE || kind == IR_TRANS || kind == IR_SPLIT;
+}
 
 static ir_type type_of(const cpu_ctx *c, ir_value v) { return c->m->values[v].type; }
 
@@ -18,6 +22,16 @@ bool cpu_shape_check_op(cpu_ctx *c, const ir_op *op)
     if (op->noperands != 1 || op->nresults != 1)
         return cpu_internal(c, op, "a shape op takes one tile to one tile");
     ir_type x = type_of(c, op->operands[0]), r = type_of(c, op->results[0]);
+    if (op->kind == IR_SPLIT) {
+        int32_t d[IR_MAX_RANK];
+        int rank = ir_tile_dims(x, d);
+        const ir_attr *index = ir_attr_get(op, "index");
+        if (rank < 1 || d[rank - 1] != 2 || !index || index->kind != ATTR_INT || index->i < 0 ||
+            index->i > 1 || cpu_is_ptr(c, op->operands[0]) != cpu_is_ptr(c, op->results[0]) ||
+            x.dtype != r.dtype || cpu_slots(c, op->results[0]) * 2 != x.len)
+            return cpu_internal(c, op, "a split takes a tile whose last dim is 2 to one of its halves");
+        return true;
+    }
     if (x.kind != TY_TILE || r.kind != TY_TILE || x.dtype != r.dtype || x.ptr_elem != r.ptr_elem)
         return cpu_internal(c, op, "a shape op takes one tile to a tile of its element type");
     int order[IR_MAX_RANK];
@@ -107,12 +121,32 @@ static bool exec_index_map(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* sw.split {index}: result element e is operand element 2e + index (the
+ * last dim, of 2, is the fastest). */
+static bool exec_split(cpu_ctx *c, const ir_op *op)
+{
+    int64_t index = ir_attr_get(op, "index")->i;
+    int32_t n = cpu_slots(c, op->results[0]);
+    int64_t *src = malloc(sizeof *src * (size_t)n);
+    if (!src) {
+        diag_error(c->d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    for (int32_t e = 0; e < n; e++)
+        src[e] = 2 * (int64_t)e + index;
+    gather_elems(c, op, src);
+    free(src);
+    return true;
+}
+
 bool cpu_shape_exec_op(cpu_ctx *c, const ir_op *op)
 {
     if (op->kind == IR_RESHAPE) {
         cpu_copy_value(c, op->results[0], op->operands[0]);
         return true;
     }
+    if (op->kind == IR_SPLIT)
+        return exec_split(c, op);
     return exec_index_map(c, op);
 }
 

@@ -104,6 +104,8 @@ static bool emit_elementwise_op(ptx_emitter *e, const ir_op *op)
 {
     ir_type t = ir_value_type(e->m, op->results[0]);
     ir_dtype dt = op->kind == IR_CMP ? elem_dtype(e, op->operands[0]) : (ir_dtype)t.dtype;
+    if (ir_type_is_ptrlike(t)) /* an sw.select of pointers (sl.join of pointer tiles): b64 registers */
+        dt = DT_U64;
     const ir_attr *pred = ir_attr_get(op, "predicate");
     const char *predicate = pred && pred->kind == ATTR_STR ? pred->s : NULL;
     /* sw.div {approx} on f32 and sw.exp {approx} on f32/f16/bf16 take

@@ -89,3 +89,39 @@ func.func @reduce_fn_axis(%x: f32) {
   }) {axis = 1 : i32} : (tensor<4x2xf32>) -> f32
   "func.return"() : () -> ()
 }
+
+// -----
+
+// CHECK: error: 'sw.split' operand type tensor<4x8xf32> must be a tile whose last dim is 2
+func.func @split_last_dim(%x: f32) {
+  %t = "sw.splat"(%x) : (f32) -> tensor<4x8xf32>
+  %s = "sw.split"(%t) {index = 0 : i32} : (tensor<4x8xf32>) -> tensor<4xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
+
+// CHECK: error: 'sw.split' needs an integer attribute 'index', 0 or 1
+func.func @split_index(%x: f32) {
+  %t = "sw.splat"(%x) : (f32) -> tensor<4x2xf32>
+  %s = "sw.split"(%t) {index = 2 : i32} : (tensor<4x2xf32>) -> tensor<4xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
+
+// CHECK: error: 'sw.split' of tensor<4x2xf32> gives tensor<2xf32>, the operand without its last dim (its element type for a tile of 2)
+func.func @split_result(%x: f32) {
+  %t = "sw.splat"(%x) : (f32) -> tensor<4x2xf32>
+  %s = "sw.split"(%t) {index = 1 : i32} : (tensor<4x2xf32>) -> tensor<2xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
+
+// CHECK: error: 'sw.split' of tensor<2x!sw.ptr<f32>>: a tile of 2 pointers does not split into scalars
+func.func @split_pointer_pair(%p: !sw.ptr<f32>) {
+  %t = "sw.splat"(%p) : (!sw.ptr<f32>) -> tensor<2x!sw.ptr<f32>>
+  %s = "sw.split"(%t) {index = 1 : i32} : (tensor<2x!sw.ptr<f32>>) -> !sw.ptr<f32>
+  "func.return"() : () -> ()
+}

@@ -29,3 +29,24 @@ func.func @shapes(%p: !sw.ptr<f32>) {
   %z = "sw.constant"() {value = 0 : i32} : () -> tensor<2x4x8xi32>
   "func.return"() : () -> ()
 }
+
+// -----
+
+// sw.split: one half of a tile whose last dim is 2 (a scalar from a tile
+// of 2); pointer tiles split too.
+// CHECK-LABEL: func.func @split(
+// CHECK: "sw.split"(%{{[0-9]+}}) {index = 0 : i32} : (tensor<16x2xf32>) -> tensor<16xf32>
+// CHECK: "sw.split"(%{{[0-9]+}}) {index = 1 : i32} : (tensor<4x8x2xi1>) -> tensor<4x8xi1>
+// CHECK: "sw.split"(%{{[0-9]+}}) {index = 1 : i32} : (tensor<2xf16>) -> f16
+// CHECK: "sw.split"(%{{[0-9]+}}) {index = 0 : i32} : (tensor<8x2x!sw.ptr<i64>>) -> tensor<8x!sw.ptr<i64>>
+func.func @split(%x: f32, %b: i1, %h: f16, %p: !sw.ptr<i64>) {
+  %a = "sw.splat"(%x) : (f32) -> tensor<16x2xf32>
+  %a0 = "sw.split"(%a) {index = 0 : i32} : (tensor<16x2xf32>) -> tensor<16xf32>
+  %c = "sw.splat"(%b) : (i1) -> tensor<4x8x2xi1>
+  %c1 = "sw.split"(%c) {index = 1 : i32} : (tensor<4x8x2xi1>) -> tensor<4x8xi1>
+  %d = "sw.splat"(%h) : (f16) -> tensor<2xf16>
+  %d1 = "sw.split"(%d) {index = 1 : i32} : (tensor<2xf16>) -> f16
+  %q = "sw.splat"(%p) : (!sw.ptr<i64>) -> tensor<8x2x!sw.ptr<i64>>
+  %q0 = "sw.split"(%q) {index = 0 : i32} : (tensor<8x2x!sw.ptr<i64>>) -> tensor<8x!sw.ptr<i64>>
+  "func.return"() : () -> ()
+}
