@@ -21,17 +21,14 @@
 // CHECK-LABEL: func.func @sum_scaled__split1(
 // CHECK-SAME:    sw.block_threads = 256 : i32, sw.list_tiles =
 
-// The guard loads the lists' counts and the split counter together; in it
-// the list sections (the stream list's last), then the split stage: its
+// The list sections (the stream list's last), then the split stage: its
 // chunk count from the split counter, the chunk's segment by binary
 // search over the chunk bases, the ticket of the merge.
 // LINKED-LABEL: func.func @segmented_sum__lists(
 // LINKED-SAME:    simt.num_threads = 256 : i32, simt.smem_bytes = 256 : i32
 // LINKED-SAME:    sw.lists = "0,1,2,3,4,5,6,7,8,9,10,11,12", sw.sections = 13 : i32, sw.split_stage = 0 : i32, sw.task = "lists"
-// LINKED-NOT:     "sw.for"
-// LINKED:         "sw.splat"(%__scratch64) : (!sw.ptr<i64>) -> vector<1x!sw.ptr<i64>>
-// LINKED-NOT:     "sw.for"
-// LINKED:         "sw.if"
+// LINKED-NOT:     "sw.splat"(%__scratch64)
+// LINKED:         "sw.for"
 // LINKED:         "sw.minimum"(%{{[0-9]+}}, %__cap11) : (i64, i64) -> i64
 // LINKED:         "sw.minimum"(%{{[0-9]+}}, %__cap12) : (i64, i64) -> i64
 // LINKED:         "sw.addptr"(%__chunk_bases,
