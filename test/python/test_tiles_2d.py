@@ -779,7 +779,9 @@ def test_interleave_of_aranges(executor):
 
 def test_both_halves_of_a_split_share_one_trip_through_shared_memory():
     text = simt_text(split_loaded, {"x_ptr": "*f32", "out_ptr": "*f32"}, {"N": 256})
-    assert text.count('"simt.smem_store"') == 1 and text.count('"simt.barrier"') == 2, text
+    # one barrier between the store and the loads; none after them (lower-simt
+    # drops its barriers after the last use of shared memory)
+    assert text.count('"simt.smem_store"') == 1 and text.count('"simt.barrier"') == 1, text
     assert text.count('"simt.smem_load"') == 2 and "sw.split" not in text, text
 
 
