@@ -281,31 +281,47 @@ static ptx_reg to_b64(ptx_emitter *e, ptx_reg r)
 }
 
 /* Trip count of range(lb, ub, step) for a constant step, as an unsigned
- * 64-bit count (exact for every width and sign; a zero step runs no
- * iterations). */
+ * count (exact for every width and sign; a zero step runs no iterations):
+ * 1 + (hi - lo - 1) / |step| when hi > lo, else 0. Two 32-bit bounds give
+ * a 32-bit count (hi - lo - 1 < 2^32 unsigned, so the count is below
+ * 2^32); wider ones a 64-bit count. A power-of-two step shifts: ptxas
+ * calls a 64-bit division routine (about 80 instructions) even for a
+ * constant divisor. */
 static ptx_reg emit_trip_count(ptx_emitter *e, ptx_reg lb, ptx_reg ub, int64_t s)
 {
-    ptx_reg n = ptx_new_reg(e, RC_B64);
-    ptx_reg l = to_b64(e, lb), u = to_b64(e, ub);
+    bool narrow = PTX_REG_CLASS(lb) == RC_B32 && PTX_REG_CLASS(ub) == RC_B32;
+    const char *w = narrow ? "32" : "64";
+    ptx_reg n = ptx_new_reg(e, narrow ? RC_B32 : RC_B64);
+    ptx_reg l = narrow ? lb : to_b64(e, lb), u = narrow ? ub : to_b64(e, ub);
     char nn[16], lo[16], hi[16], t[16], p[16];
     ptx_reg_name(n, nn);
     if (s == 0) {
-        ptx_line(e, "mov.b64 %s, 0;", nn);
+        ptx_line(e, "mov.b%s %s, 0;", w, nn);
         return n;
     }
     ptx_reg_name(s > 0 ? u : l, hi);
     ptx_reg_name(s > 0 ? l : u, lo);
-    ptx_reg_name(ptx_new_reg(e, RC_B64), t);
+    ptx_reg_name(ptx_new_reg(e, narrow ? RC_B32 : RC_B64), t);
     ptx_reg_name(ptx_new_reg(e, RC_PRED), p);
     uint64_t mag = s > 0 ? (uint64_t)s : (uint64_t)0 - (uint64_t)s;
-    ptx_line(e, "setp.gt.s64 %s, %s, %s;", p, hi, lo);
-    ptx_line(e, "sub.s64 %s, %s, %s;", t, hi, lo);
-    if (mag != 1) {
-        ptx_line(e, "sub.s64 %s, %s, 1;", t, t);
-        ptx_line(e, "div.u64 %s, %s, %llu;", t, t, (unsigned long long)mag);
-        ptx_line(e, "add.s64 %s, %s, 1;", t, t);
+    ptx_line(e, "setp.gt.s%s %s, %s, %s;", w, p, hi, lo);
+    ptx_line(e, "sub.s%s %s, %s, %s;", w, t, hi, lo);
+    if (narrow && mag > UINT32_MAX) {
+        /* hi - lo - 1 < 2^32 <= |step|: one iteration */
+        ptx_line(e, "mov.b32 %s, 1;", t);
+    } else if (mag != 1) {
+        ptx_line(e, "sub.s%s %s, %s, 1;", w, t, t);
+        if ((mag & (mag - 1)) == 0) {
+            int k = 0;
+            while ((mag >> k) != 1)
+                k++;
+            ptx_line(e, "shr.u%s %s, %s, %d;", w, t, t, k);
+        } else {
+            ptx_line(e, "div.u%s %s, %s, %llu;", w, t, t, (unsigned long long)mag);
+        }
+        ptx_line(e, "add.s%s %s, %s, 1;", w, t, t);
     }
-    ptx_line(e, "selp.b64 %s, %s, 0, %s;", nn, t, p);
+    ptx_line(e, "selp.b%s %s, %s, 0, %s;", w, nn, t, p);
     return n;
 }
 
@@ -382,7 +398,8 @@ static bool emit_for(ptx_emitter *e, const ir_op *op)
     ptx_reg_name(p, pn);
     if (constant) {
         n = emit_trip_count(e, lb, ub, c->i);
-        ptx_line(e, "setp.eq.s64 %s, %s, 0;", pn, ptx_reg_name(n, nn));
+        ptx_line(e, "setp.eq.s%s %s, %s, 0;", PTX_REG_CLASS(n) == RC_B32 ? "32" : "64", pn,
+                 ptx_reg_name(n, nn));
         ptx_line(e, "@%s bra $L__%d;", pn, done);
     } else {
         dyn = emit_dynamic_guard(e, lb, ub, step, p);
@@ -397,8 +414,9 @@ static bool emit_for(ptx_emitter *e, const ir_op *op)
     const char *w = PTX_REG_CLASS(iv) == RC_B64 ? "s64" : "s32";
     ptx_line(e, "add.%s %s, %s, %s;", w, ptx_reg_name(iv, ivn), ivn, ptx_reg_name(step, st));
     if (constant) {
-        ptx_line(e, "sub.s64 %s, %s, 1;", nn, nn);
-        ptx_line(e, "setp.ne.s64 %s, %s, 0;", pn, nn);
+        const char *nw = PTX_REG_CLASS(n) == RC_B32 ? "32" : "64";
+        ptx_line(e, "sub.s%s %s, %s, 1;", nw, nn, nn);
+        ptx_line(e, "setp.ne.s%s %s, %s, 0;", nw, pn, nn);
     }
     ptx_line(e, "@%s bra $L__%d;", pn, head);
     ptx_label(e, done);
