@@ -476,10 +476,71 @@ static bool emit_if(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* Whether operand `index` of `user` is the mask of a simt.load/simt.store
+ * that computes each bit again from the compare's operands (emit_memory:
+ * a vector access, vec > 1 over two or more slots, its mask an sw.cmp of
+ * its block) and so never reads the compare's registers. */
+static bool remat_mask_use(const ir_module *m, const ir_op *user, int index)
+{
+    bool load = user->kind == IR_SIMT_LOAD, store = user->kind == IR_SIMT_STORE;
+    if (!(load || store) || user->noperands != 3 || index != (load ? 1 : 2))
+        return false;
+    const ir_attr *vec = ir_attr_get(user, "vec");
+    return vec && vec->kind == ATTR_INT && vec->i > 1 && ptx_slots(ir_value_type(m, user->operands[0])) >= 2;
+}
+
+/* An sw.cmp whose uses are all in its block and one of them a vector
+ * access's mask (which takes its bits from the compare's operands at the
+ * access) is emitted just before its first other use, or not at all: its
+ * predicates no longer live across the accesses' branches (ptxas moved
+ * them through general registers, P2R / ISETP a bit: the layer norm's
+ * where(cols < N, x - mean, 0) after the masked load of x). */
+static bool deferrable_cmp(const ir_module *m, const ir_op *op, const ir_block *b)
+{
+    const ir_attr *pred = ir_attr_get(op, "predicate");
+    if (op->kind != IR_CMP || op->nresults != 1 || !pred || pred->kind != ATTR_STR)
+        return false;
+    bool remat = false;
+    for (const ir_use *u = ir_value_uses(m, op->results[0]); u; u = u->next) {
+        if (u->user->parent != b)
+            return false;
+        remat |= remat_mask_use(m, u->user, ir_use_index(u));
+    }
+    return remat;
+}
+
+/* Whether op reads v other than as a rematerialised access mask. */
+static bool reads_regs(const ir_module *m, const ir_op *op, ir_value v)
+{
+    for (int i = 0; i < op->noperands; i++)
+        if (op->operands[i] == v && !remat_mask_use(m, op, i))
+            return true;
+    return false;
+}
+
+#define MAX_DEFERRED 8
+
 static bool emit_block(ptx_emitter *e, const ir_block *b, ptx_reg *const *targets, int ntargets)
 {
+    const ir_op *deferred[MAX_DEFERRED];
+    int ndeferred = 0;
     for (const ir_op *op = b->first; op; op = op->next) {
+        /* the deferred compares this op reads, in their order */
+        for (int i = 0; i < ndeferred; i++) {
+            if (!reads_regs(e->m, op, deferred[i]->results[0]))
+                continue;
+            e->op = deferred[i];
+            if (!ptx_emit_simple_op(e, deferred[i]) || diag_failed(e->d))
+                return false;
+            memmove(&deferred[i], &deferred[i + 1], sizeof *deferred * (size_t)(ndeferred - i - 1));
+            ndeferred--, i--;
+        }
         e->op = op;
+        if (ndeferred < MAX_DEFERRED && deferrable_cmp(e->m, op, b)) {
+            ptx_define(e, op->results[0]); /* registers the accesses never read */
+            deferred[ndeferred++] = op;
+            continue;
+        }
         bool ok = true;
         switch (op->kind) {
         case IR_FOR: ok = emit_for(e, op); break;
@@ -496,6 +557,7 @@ static bool emit_block(ptx_emitter *e, const ir_block *b, ptx_reg *const *target
         if (!ok || diag_failed(e->d))
             return false;
     }
+    /* any left are read by no op: the accesses computed their bits */
     return true;
 }
 
