@@ -281,31 +281,47 @@ static ptx_reg to_b64(ptx_emitter *e, ptx_reg r)
 }
 
 /* Trip count of range(lb, ub, step) for a constant step, as an unsigned
- * 64-bit count (exact for every width and sign; a zero step runs no
- * iterations). */
+ * count (exact for every width and sign; a zero step runs no iterations):
+ * 1 + (hi - lo - 1) / |step| when hi > lo, else 0. Two 32-bit bounds give
+ * a 32-bit count (hi - lo - 1 < 2^32 unsigned, so the count is below
+ * 2^32); wider ones a 64-bit count. A power-of-two step shifts: ptxas
+ * calls a 64-bit division routine (about 80 instructions) even for a
+ * constant divisor. */
 static ptx_reg emit_trip_count(ptx_emitter *e, ptx_reg lb, ptx_reg ub, int64_t s)
 {
-    ptx_reg n = ptx_new_reg(e, RC_B64);
-    ptx_reg l = to_b64(e, lb), u = to_b64(e, ub);
+    bool narrow = PTX_REG_CLASS(lb) == RC_B32 && PTX_REG_CLASS(ub) == RC_B32;
+    const char *w = narrow ? "32" : "64";
+    ptx_reg n = ptx_new_reg(e, narrow ? RC_B32 : RC_B64);
+    ptx_reg l = narrow ? lb : to_b64(e, lb), u = narrow ? ub : to_b64(e, ub);
     char nn[16], lo[16], hi[16], t[16], p[16];
     ptx_reg_name(n, nn);
     if (s == 0) {
-        ptx_line(e, "mov.b64 %s, 0;", nn);
+        ptx_line(e, "mov.b%s %s, 0;", w, nn);
         return n;
     }
     ptx_reg_name(s > 0 ? u : l, hi);
     ptx_reg_name(s > 0 ? l : u, lo);
-    ptx_reg_name(ptx_new_reg(e, RC_B64), t);
+    ptx_reg_name(ptx_new_reg(e, narrow ? RC_B32 : RC_B64), t);
     ptx_reg_name(ptx_new_reg(e, RC_PRED), p);
     uint64_t mag = s > 0 ? (uint64_t)s : (uint64_t)0 - (uint64_t)s;
-    ptx_line(e, "setp.gt.s64 %s, %s, %s;", p, hi, lo);
-    ptx_line(e, "sub.s64 %s, %s, %s;", t, hi, lo);
-    if (mag != 1) {
-        ptx_line(e, "sub.s64 %s, %s, 1;", t, t);
-        ptx_line(e, "div.u64 %s, %s, %llu;", t, t, (unsigned long long)mag);
-        ptx_line(e, "add.s64 %s, %s, 1;", t, t);
+    ptx_line(e, "setp.gt.s%s %s, %s, %s;", w, p, hi, lo);
+    ptx_line(e, "sub.s%s %s, %s, %s;", w, t, hi, lo);
+    if (narrow && mag > UINT32_MAX) {
+        /* hi - lo - 1 < 2^32 <= |step|: one iteration */
+        ptx_line(e, "mov.b32 %s, 1;", t);
+    } else if (mag != 1) {
+        ptx_line(e, "sub.s%s %s, %s, 1;", w, t, t);
+        if ((mag & (mag - 1)) == 0) {
+            int k = 0;
+            while ((mag >> k) != 1)
+                k++;
+            ptx_line(e, "shr.u%s %s, %s, %d;", w, t, t, k);
+        } else {
+            ptx_line(e, "div.u%s %s, %s, %llu;", w, t, t, (unsigned long long)mag);
+        }
+        ptx_line(e, "add.s%s %s, %s, 1;", w, t, t);
     }
-    ptx_line(e, "selp.b64 %s, %s, 0, %s;", nn, t, p);
+    ptx_line(e, "selp.b%s %s, %s, 0, %s;", w, nn, t, p);
     return n;
 }
 
@@ -382,7 +398,8 @@ static bool emit_for(ptx_emitter *e, const ir_op *op)
     ptx_reg_name(p, pn);
     if (constant) {
         n = emit_trip_count(e, lb, ub, c->i);
-        ptx_line(e, "setp.eq.s64 %s, %s, 0;", pn, ptx_reg_name(n, nn));
+        ptx_line(e, "setp.eq.s%s %s, %s, 0;", PTX_REG_CLASS(n) == RC_B32 ? "32" : "64", pn,
+                 ptx_reg_name(n, nn));
         ptx_line(e, "@%s bra $L__%d;", pn, done);
     } else {
         dyn = emit_dynamic_guard(e, lb, ub, step, p);
@@ -397,8 +414,9 @@ static bool emit_for(ptx_emitter *e, const ir_op *op)
     const char *w = PTX_REG_CLASS(iv) == RC_B64 ? "s64" : "s32";
     ptx_line(e, "add.%s %s, %s, %s;", w, ptx_reg_name(iv, ivn), ivn, ptx_reg_name(step, st));
     if (constant) {
-        ptx_line(e, "sub.s64 %s, %s, 1;", nn, nn);
-        ptx_line(e, "setp.ne.s64 %s, %s, 0;", pn, nn);
+        const char *nw = PTX_REG_CLASS(n) == RC_B32 ? "32" : "64";
+        ptx_line(e, "sub.s%s %s, %s, 1;", nw, nn, nn);
+        ptx_line(e, "setp.ne.s%s %s, %s, 0;", nw, pn, nn);
     }
     ptx_line(e, "@%s bra $L__%d;", pn, head);
     ptx_label(e, done);
@@ -458,10 +476,71 @@ static bool emit_if(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* Whether operand `index` of `user` is the mask of a simt.load/simt.store
+ * that computes each bit again from the compare's operands (emit_memory:
+ * a vector access, vec > 1 over two or more slots, its mask an sw.cmp of
+ * its block) and so never reads the compare's registers. */
+static bool remat_mask_use(const ir_module *m, const ir_op *user, int index)
+{
+    bool load = user->kind == IR_SIMT_LOAD, store = user->kind == IR_SIMT_STORE;
+    if (!(load || store) || user->noperands != 3 || index != (load ? 1 : 2))
+        return false;
+    const ir_attr *vec = ir_attr_get(user, "vec");
+    return vec && vec->kind == ATTR_INT && vec->i > 1 && ptx_slots(ir_value_type(m, user->operands[0])) >= 2;
+}
+
+/* An sw.cmp whose uses are all in its block and one of them a vector
+ * access's mask (which takes its bits from the compare's operands at the
+ * access) is emitted just before its first other use, or not at all: its
+ * predicates no longer live across the accesses' branches (ptxas moved
+ * them through general registers, P2R / ISETP a bit: the layer norm's
+ * where(cols < N, x - mean, 0) after the masked load of x). */
+static bool deferrable_cmp(const ir_module *m, const ir_op *op, const ir_block *b)
+{
+    const ir_attr *pred = ir_attr_get(op, "predicate");
+    if (op->kind != IR_CMP || op->nresults != 1 || !pred || pred->kind != ATTR_STR)
+        return false;
+    bool remat = false;
+    for (const ir_use *u = ir_value_uses(m, op->results[0]); u; u = u->next) {
+        if (u->user->parent != b)
+            return false;
+        remat |= remat_mask_use(m, u->user, ir_use_index(u));
+    }
+    return remat;
+}
+
+/* Whether op reads v other than as a rematerialised access mask. */
+static bool reads_regs(const ir_module *m, const ir_op *op, ir_value v)
+{
+    for (int i = 0; i < op->noperands; i++)
+        if (op->operands[i] == v && !remat_mask_use(m, op, i))
+            return true;
+    return false;
+}
+
+#define MAX_DEFERRED 8
+
 static bool emit_block(ptx_emitter *e, const ir_block *b, ptx_reg *const *targets, int ntargets)
 {
+    const ir_op *deferred[MAX_DEFERRED];
+    int ndeferred = 0;
     for (const ir_op *op = b->first; op; op = op->next) {
+        /* the deferred compares this op reads, in their order */
+        for (int i = 0; i < ndeferred; i++) {
+            if (!reads_regs(e->m, op, deferred[i]->results[0]))
+                continue;
+            e->op = deferred[i];
+            if (!ptx_emit_simple_op(e, deferred[i]) || diag_failed(e->d))
+                return false;
+            memmove(&deferred[i], &deferred[i + 1], sizeof *deferred * (size_t)(ndeferred - i - 1));
+            ndeferred--, i--;
+        }
         e->op = op;
+        if (ndeferred < MAX_DEFERRED && deferrable_cmp(e->m, op, b)) {
+            ptx_define(e, op->results[0]); /* registers the accesses never read */
+            deferred[ndeferred++] = op;
+            continue;
+        }
         bool ok = true;
         switch (op->kind) {
         case IR_FOR: ok = emit_for(e, op); break;
@@ -478,6 +557,7 @@ static bool emit_block(ptx_emitter *e, const ir_block *b, ptx_reg *const *target
         if (!ok || diag_failed(e->d))
             return false;
     }
+    /* any left are read by no op: the accesses computed their bits */
     return true;
 }
 
