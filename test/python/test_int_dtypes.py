@@ -138,6 +138,101 @@ def test_literals_and_uint32(executor):
     assert_same(out[BLOCK:], np.full(BLOCK, 1, np.uint32))
 
 
+# ---- integer literals from 2**63 to 2**64 - 1: uint64, as Triton's to_tensor ----------
+
+@sw.jit
+def k_literal_uint64(x_ptr, out_ptr, flag_ptr, BLOCK: sl.constexpr):
+    i = sl.arange(0, BLOCK)
+    x = sl.load(x_ptr + i)  # uint64
+    top = 18446744073709551615  # 2**64 - 1: a uint64
+    sl.store(out_ptr + i, x + 9223372036854775808)  # wraps as uint64 does
+    sl.store(out_ptr + BLOCK + i, x ^ top)
+    sl.store(out_ptr + 2 * BLOCK + i, x // 0x8000000000000001)
+    sl.store(out_ptr + 3 * BLOCK + i, x % (2 ** 63 + 3))
+    sl.store(out_ptr + 4 * BLOCK + i, i + sl.full((BLOCK,), 18446744073709551611, sl.uint64))
+    sl.store(out_ptr + 5 * BLOCK + i, (x > 2 ** 63) + (x != top) * 2 + (x == 2 ** 63) * 4 + 0 * x)
+    # folded in Python's integers: 2**64 - 1 - 2**63 is the int64 2**63 - 1
+    sl.store(out_ptr + 6 * BLOCK + i, x * 0 + (top - 2 ** 63))
+    sl.store(out_ptr + 7 * BLOCK + i, x * 0 + (-(-2 ** 63)) + (top > 2 ** 63) * 7)
+    sl.store(flag_ptr + i, (i < BLOCK) | (top == 0xFFFF_FFFF_FFFF_FFFF))
+    sl.store(out_ptr + 8 * BLOCK, top)  # a uint64 constant on its own
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_literals_from_2_63_are_uint64(rng, executor):
+    x = edge_values(rng, np.uint64)
+    x[8:12] = [2 ** 63, 2 ** 63 - 1, 2 ** 63 + 1, 2 ** 64 - 1]
+    out = np.zeros(8 * BLOCK + 1, np.uint64)
+    flag = np.zeros(BLOCK, bool)
+    launch(k_literal_uint64, executor, x_ptr=x, out_ptr=out, flag_ptr=flag)
+    u = np.uint64
+    with np.errstate(over="ignore"):
+        want = [x + u(2 ** 63), x ^ u(2 ** 64 - 1), x // u(2 ** 63 + 1), x % u(2 ** 63 + 3),
+                np.arange(BLOCK, dtype=u) + u(2 ** 64 - 5),
+                ((x > u(2 ** 63)).astype(u) + (x != u(2 ** 64 - 1)) * u(2)
+                 + (x == u(2 ** 63)) * u(4)),
+                np.full(BLOCK, 2 ** 63 - 1, u), np.full(BLOCK, 2 ** 63 + 7, u)]
+    for k, expected in enumerate(want):
+        assert_same(out[k * BLOCK:(k + 1) * BLOCK], expected, rng.seed, "row %d" % k, {"x": x})
+    assert out[8 * BLOCK] == 2 ** 64 - 1
+    assert flag.all()
+
+
+@sw.jit
+def k_literal_type(out_ptr):
+    sl.store(out_ptr, 9223372036854775808)
+
+
+def test_a_literal_from_2_63_is_a_uint64_constant():
+    text = k_literal_type.emit_mlir(signature={"out_ptr": "*u64"})
+    assert "{value = 9223372036854775808 : ui64}" in text
+    k_literal_type.emit_ptx(signature={"out_ptr": "*u64"})
+
+
+@sw.jit
+def e_uint64_literal_with_int64(x_ptr, n):
+    r = n.to(sl.int64) + 2 ** 63  # error at col 9: 9223372036854775808 does not fit int64
+
+
+@sw.jit
+def e_literal_past_uint64(x_ptr, n):
+    r = n + 18446744073709551616  # error at col 13: too large, 2**64 - 1
+
+
+@sw.jit
+def e_constant_past_uint64(x_ptr, n):
+    r = n + (2 ** 64 - 1) * 2  # error at col 14: overflows 64 bits, uint64 from 2**63
+
+
+@sw.jit
+def e_negated_uint64(x_ptr, n):
+    r = n + -(2 ** 63 + 1)  # error at col 13: overflows 64 bits
+
+
+@sw.jit
+def e_uint64_arange(x_ptr, n):
+    r = sl.arange(0, 2 ** 63)  # error at col 22: must fit int64, a uint64
+
+
+@sw.jit
+def e_uint64_offset(x_ptr, n):
+    r = sl.load(x_ptr + 2 ** 63)  # error at col 17: pointer offset, does not fit int64
+
+
+@sw.jit
+def e_uint64_range_bound(x_ptr, n):
+    for k in range(0, 0x8000_0000_0000_0000):  # error at col 23: range() bound must fit int64
+        n += 1
+
+
+@pytest.mark.parametrize("kernel", [e_uint64_literal_with_int64, e_literal_past_uint64,
+                                    e_constant_past_uint64, e_negated_uint64, e_uint64_arange,
+                                    e_uint64_offset, e_uint64_range_bound],
+                         ids=lambda k: k.__name__)
+def test_uint64_literal_misuses_are_compile_errors(kernel):
+    expect_compile_error_at_marker(kernel, __file__, {"x_ptr": "*i32", "n": "i32"})
+
+
 @sw.jit
 def e_floordiv_mixed_signedness(x_ptr, n):
     i = sl.arange(0, 16)
