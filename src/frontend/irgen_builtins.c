@@ -488,13 +488,10 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     }
     if (t.ptr_elem)
         return ig_error(g, args[0]->loc, "sl.%s cannot reduce pointers", b->name);
-    /* Triton's _pick_sum_dtype: integers narrower than 32 bits sum in
-     * int32, or uint32 when unsigned (int1 in int32 here, see
-     * docs/language.md). */
-    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) && ir_dtype_is_int((ir_dtype)t.dtype) &&
-        ir_dtypes[t.dtype].bits < 32)
-        v = ig_cast(g, call->loc, v, ir_dtype_is_unsigned((ir_dtype)t.dtype) ? DT_U32 : DT_I32),
-        t = ir_value_type(g->m, v);
+    /* Triton's _pick_sum_dtype (ig_sum_dtype) */
+    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) &&
+        ig_sum_dtype((ir_dtype)t.dtype) != (ir_dtype)t.dtype)
+        v = ig_cast(g, call->loc, v, ig_sum_dtype((ir_dtype)t.dtype)), t = ir_value_type(g->m, v);
     bool along = axis >= 0 && rank >= 2;
     ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, along ? ir_reduce_axis_type(t, axis) : ir_type_elem(t));
     if (r != IR_NO_VALUE) {

@@ -289,6 +289,17 @@ ir_dtype ig_promote(ir_dtype a, ir_dtype b)
     return wb >= wa ? b : a;
 }
 
+/* Triton's _pick_sum_dtype, for sum/prod/cumsum with no dtype: integers
+ * narrower than 32 bits widen to int32, or to uint32 when unsigned --
+ * int1 among them, which Triton's dtype counts as unsigned (UINT_TYPES
+ * holds int1), so the sum of an int1 tile is a uint32. */
+ir_dtype ig_sum_dtype(ir_dtype dt)
+{
+    if (!ir_dtype_is_int(dt) || ir_dtypes[dt].bits >= 32)
+        return dt;
+    return dt == DT_I1 || ir_dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
+}
+
 bool ig_mixed_signedness(ir_dtype a, ir_dtype b)
 {
     return ir_dtype_is_int(a) && ir_dtype_is_int(b) && a != DT_I1 && b != DT_I1 &&

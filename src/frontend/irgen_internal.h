@@ -241,6 +241,8 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t);
 /* Default type of a constant: int -> i32 (i64 if it does not fit), float ->
  * f32, bool -> i1. */
 ir_type ig_const_type(const_value c);
+/* Triton's _pick_sum_dtype: what sum/prod/cumsum of dt accumulate in. */
+ir_dtype ig_sum_dtype(ir_dtype dt);
 /* An integer constant's value as Python prints it (a CONST_U64 unsigned). */
 const char *ig_const_int_text(const_value c, char buf[48]);
 /* Any value to an IR value: constants take `like`'s element type when given

@@ -134,6 +134,16 @@ def test_gpu_sum_and_cumsum(rng, dtype, acc):
     same(host, gpu)  # integers wrap alike in any order
 
 
+def test_gpu_sum_of_int1_is_uint32(rng):
+    x = rng.integers(-1, 2, BLOCK).astype(np.int32)
+    arrays = {"x_ptr": x, "s_ptr": np.zeros(3, np.int64), "c_ptr": np.zeros(BLOCK, np.int64),
+              "r_ptr": np.zeros(16, np.int64)}
+    host, gpu = run_both(cpu.k_sum_int1, arrays)
+    same(host, gpu)
+    assert list(gpu["s_ptr"]) == [(x > 0).sum(), 1, 1]
+    assert (gpu["c_ptr"] == 1).all() and (gpu["r_ptr"][8:] == 1).all()
+
+
 @pytest.mark.parametrize("dtype", ["uint32", "uint64"])
 def test_gpu_atomics_on_unsigned(rng, dtype):
     v = cpu.edge_values(rng, dtype)

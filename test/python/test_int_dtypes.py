@@ -9,8 +9,8 @@ test_tile_ops.py and test_simt_differential.py do not reach.
   min/max at the top of each range (uint64 values from 2**63 up);
 - conversions between every integer width and to/from floats at the
   edges, bitcasts between same-width types, umulhi;
-- sum and cumsum of narrow unsigned integers (uint32, as Triton's
-  _pick_sum_dtype), atomics on uint32/uint64;
+- sum and cumsum of narrow unsigned integers and of int1 (uint32, as
+  Triton's _pick_sum_dtype), atomics on uint32/uint64;
 - scalar arguments over each type's whole range (a uint64 takes
   0 .. 2**64 - 1; an unannotated int from 2**63 up is uint64);
 - constant folding that wraps.
@@ -390,6 +390,40 @@ def test_bitcasts_between_same_width_types(rng, executor):
 def k_umulhi(x_ptr, y_ptr, out_ptr, BLOCK: sl.constexpr):
     i = sl.arange(0, BLOCK)
     sl.store(out_ptr + i, sl.umulhi(sl.load(x_ptr + i), sl.load(y_ptr + i)))
+
+
+@sw.jit
+def k_sum_int1(x_ptr, s_ptr, c_ptr, r_ptr, BLOCK: sl.constexpr):
+    i = sl.arange(0, BLOCK)
+    b = sl.load(x_ptr + i) > 0  # an int1 tile
+    s = sl.sum(b)  # a uint32, as Triton's (int1 is unsigned there)
+    sl.store(s_ptr, s)
+    sl.store(s_ptr + 1, (s - (BLOCK + 1)) >> 31)  # 1 when unsigned (logical), -1 if signed
+    sl.store(s_ptr + 2, sl.prod(b | (i >= 0)) + 0 * s)
+    c = sl.cumsum(b)
+    sl.store(c_ptr + i, (c - (BLOCK + 1)) >> 31)
+    b2 = sl.reshape(b, (8, BLOCK // 8))
+    r = sl.sum(b2, axis=1)
+    sl.store(r_ptr + sl.arange(0, 8), r)
+    sl.store(r_ptr + 8 + sl.arange(0, 8), (r - 100) >> 31)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_sum_of_int1_is_uint32(rng, executor):
+    x = rng.integers(-1, 2, BLOCK).astype(np.int32)
+    s, c, r = np.zeros(3, np.int64), np.zeros(BLOCK, np.int64), np.zeros(16, np.int64)
+    launch(k_sum_int1, executor, x_ptr=x, s_ptr=s, c_ptr=c, r_ptr=r)
+    b = x > 0
+    assert list(s) == [b.sum(), 1, 1], (s, x)
+    assert_same(c, np.ones(BLOCK, np.int64), rng.seed, "cumsum of int1", {"x": x})
+    assert_same(r[:8], b.reshape(8, -1).sum(axis=1).astype(np.int64), rng.seed, "sum along")
+    assert_same(r[8:], np.ones(8, np.int64), rng.seed, "sum along, unsigned")
+    text = k_sum_int1.emit_mlir(arguments={"x_ptr": x, "s_ptr": s, "c_ptr": c, "r_ptr": r},
+                                constexprs={"BLOCK": BLOCK})
+    assert re.search(r'"sw.reduce"\(%\d+\) \{kind = "sum"\} : \(tensor<64xui32>\) -> ui32\n',
+                     text), text
+    assert re.search(r'"sw.cast"\(%\d+\) : \(tensor<64xi1>\) -> tensor<64xui32>', text), text
+    assert "-> tensor<8xui32>" in text, text
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
