@@ -1014,6 +1014,7 @@ static const builtin builtins[] = {
     {"log10", lower_unary_math, 1, 1, {"x"}, IR_LOG10, NULL, 0},
     {"exp10", lower_unary_math, 1, 1, {"x"}, IR_EXP10, NULL, 0},
     {"cbrt", lower_unary_math, 1, 1, {"x"}, IR_CBRT, NULL, 0},
+    {"erfc", lower_unary_math, 1, 1, {"x"}, IR_ERFC, NULL, 0},
     {"atan2", lower_binary_float, 2, 2, {"y", "x"}, IR_ATAN2, NULL, 0},
     {"pow", lower_binary_float, 2, 2, {"x", "y"}, IR_POW, NULL, 0},
     {"hypot", lower_binary_float, 2, 2, {"x", "y"}, IR_HYPOT, NULL, 0},
@@ -1116,7 +1117,7 @@ static const char *const math_names[] = {
     /* Triton 2.x's triton.language.math also had libdevice's functions */
     "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
-    "fmod", "copysign", "isnan", "isinf", "signbit", "finitef", "isfinited",
+    "fmod", "copysign", "isnan", "isinf", "signbit", "finitef", "isfinited", "erfc",
 };
 
 gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name)
@@ -1150,7 +1151,7 @@ static const struct {
     {"expm1", "expm1"}, {"log1p", "log1p"}, {"log10", "log10"}, {"exp10", "exp10"},
     {"cbrt", "cbrt"}, {"pow", "pow"}, {"hypot", "hypot"}, {"fmod", "fmod"},
     {"copysign", "copysign"}, {"isnan", "isnan"}, {"isinf", "isinf"}, {"signbit", "signbit"},
-    {"finitef", "finitef"}, {"isfinited", "isfinited"},
+    {"finitef", "finitef"}, {"isfinited", "isfinited"}, {"erfc", "erfc"},
 };
 
 gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)
