@@ -25,7 +25,7 @@ __all__ = [
     "cumsum", "cumprod", "associative_scan", "reduce", "argmax", "argmin", "histogram", "gather",
     "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
-    "fmod", "copysign", "isnan", "isinf", "isfinite", "signbit", "finitef", "isfinited",
+    "fmod", "copysign", "isnan", "isinf", "isfinite", "signbit", "finitef", "isfinited", "erfc",
     "broadcast_to", "broadcast", "expand_dims", "reshape", "view", "trans", "permute",
     "join", "split", "interleave", "cat",
 ]
@@ -248,6 +248,7 @@ log1p = _kernel_only("log1p")
 log10 = _kernel_only("log10")
 exp10 = _kernel_only("exp10")
 cbrt = _kernel_only("cbrt")
+erfc = _kernel_only("erfc")
 pow = _kernel_only("pow")  # noqa: A001
 hypot = _kernel_only("hypot")
 fmod = _kernel_only("fmod")
@@ -297,7 +298,7 @@ math = _MathNamespace(("umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sq
                        "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan",
                        "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
                        "log1p", "log10", "exp10", "cbrt", "pow", "hypot", "fmod", "copysign",
-                       "isnan", "isinf", "signbit", "finitef", "isfinited"))
+                       "isnan", "isinf", "signbit", "finitef", "isfinited", "erfc"))
 
 # Last, so that nothing above means Python's range: sl.range(start, stop,
 # step, num_stages=...) in a kernel's for loop.

@@ -14,7 +14,7 @@ typedef struct ast_stmt ast_stmt;
 
 typedef enum ast_expr_kind {
     AST_NAME,      /* name */
-    AST_INT,       /* ival (a literal too large for int64 is a parse error) */
+    AST_INT,       /* ival (u64: a uint64 from 2^63 up; beyond 2^64 - 1 a parse error) */
     AST_FLOAT,     /* fval */
     AST_BOOL,      /* ival: 0 or 1 */
     AST_NONE,      /* None */
@@ -58,6 +58,7 @@ struct ast_expr {
     ast_op op;           /* BINOP, UNARY, COMPARE, BOOLOP */
     const char *name;    /* NAME, ATTR (the attribute), STRING */
     int64_t ival;        /* INT, BOOL */
+    bool u64;            /* INT: ival holds the bits of a value from 2^63 to 2^64 - 1 */
     double fval;         /* FLOAT */
     ast_expr *lhs, *rhs; /* BINOP/COMPARE/BOOLOP; UNARY uses lhs; ATTR base is lhs */
     ast_expr *cond;      /* IFEXP: then = lhs, else = rhs */

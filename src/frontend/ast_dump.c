@@ -78,7 +78,12 @@ static void dump_expr(strbuf *out, const ast_expr *e)
     }
     switch (e->kind) {
     case AST_NAME: sb_puts(out, e->name ? e->name : "<null>"); return;
-    case AST_INT: sb_printf(out, "%lld", (long long)e->ival); return;
+    case AST_INT:
+        if (e->u64)
+            sb_printf(out, "%llu", (unsigned long long)(uint64_t)e->ival);
+        else
+            sb_printf(out, "%lld", (long long)e->ival);
+        return;
     case AST_FLOAT: dump_float(out, e->fval); return;
     case AST_BOOL: sb_puts(out, e->ival ? "True" : "False"); return;
     case AST_NONE: sb_puts(out, "None"); return;

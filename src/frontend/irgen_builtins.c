@@ -488,13 +488,10 @@ static gval lower_reduce(irgen *g, const ast_expr *call, const builtin *b, const
     }
     if (t.ptr_elem)
         return ig_error(g, args[0]->loc, "sl.%s cannot reduce pointers", b->name);
-    /* Triton's _pick_sum_dtype: integers narrower than 32 bits sum in
-     * int32, or uint32 when unsigned (int1 in int32 here, see
-     * docs/language.md). */
-    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) && ir_dtype_is_int((ir_dtype)t.dtype) &&
-        ir_dtypes[t.dtype].bits < 32)
-        v = ig_cast(g, call->loc, v, ir_dtype_is_unsigned((ir_dtype)t.dtype) ? DT_U32 : DT_I32),
-        t = ir_value_type(g->m, v);
+    /* Triton's _pick_sum_dtype (ig_sum_dtype) */
+    if ((!strcmp(b->kind, "sum") || !strcmp(b->kind, "prod")) &&
+        ig_sum_dtype((ir_dtype)t.dtype) != (ir_dtype)t.dtype)
+        v = ig_cast(g, call->loc, v, ig_sum_dtype((ir_dtype)t.dtype)), t = ir_value_type(g->m, v);
     bool along = axis >= 0 && rank >= 2;
     ir_value r = ig_emit1(g, IR_REDUCE, call->loc, &v, 1, along ? ir_reduce_axis_type(t, axis) : ir_type_elem(t));
     if (r != IR_NO_VALUE) {
@@ -1017,6 +1014,7 @@ static const builtin builtins[] = {
     {"log10", lower_unary_math, 1, 1, {"x"}, IR_LOG10, NULL, 0},
     {"exp10", lower_unary_math, 1, 1, {"x"}, IR_EXP10, NULL, 0},
     {"cbrt", lower_unary_math, 1, 1, {"x"}, IR_CBRT, NULL, 0},
+    {"erfc", lower_unary_math, 1, 1, {"x"}, IR_ERFC, NULL, 0},
     {"atan2", lower_binary_float, 2, 2, {"y", "x"}, IR_ATAN2, NULL, 0},
     {"pow", lower_binary_float, 2, 2, {"x", "y"}, IR_POW, NULL, 0},
     {"hypot", lower_binary_float, 2, 2, {"x", "y"}, IR_HYPOT, NULL, 0},
@@ -1119,7 +1117,7 @@ static const char *const math_names[] = {
     /* Triton 2.x's triton.language.math also had libdevice's functions */
     "trunc", "round", "rint", "nearbyint", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "log10", "exp10", "cbrt", "pow", "hypot",
-    "fmod", "copysign", "isnan", "isinf", "signbit", "finitef", "isfinited",
+    "fmod", "copysign", "isnan", "isinf", "signbit", "finitef", "isfinited", "erfc",
 };
 
 gval ig_call_math_builtin(irgen *g, const ast_expr *call, const char *name)
@@ -1153,7 +1151,7 @@ static const struct {
     {"expm1", "expm1"}, {"log1p", "log1p"}, {"log10", "log10"}, {"exp10", "exp10"},
     {"cbrt", "cbrt"}, {"pow", "pow"}, {"hypot", "hypot"}, {"fmod", "fmod"},
     {"copysign", "copysign"}, {"isnan", "isnan"}, {"isinf", "isinf"}, {"signbit", "signbit"},
-    {"finitef", "finitef"}, {"isfinited", "isfinited"},
+    {"finitef", "finitef"}, {"isfinited", "isfinited"}, {"erfc", "erfc"},
 };
 
 gval ig_call_libdevice(irgen *g, const ast_expr *call, const char *name)

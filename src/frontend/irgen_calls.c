@@ -319,6 +319,7 @@ static void print_gval(irgen *g, gval v, char *out, size_t size)
     switch (v.c.kind) {
     case CONST_BOOL: snprintf(out + n, size - n, "%s", v.c.i ? "True" : "False"); break;
     case CONST_INT: snprintf(out + n, size - n, "%lld", (long long)v.c.i); break;
+    case CONST_U64: snprintf(out + n, size - n, "%llu", (unsigned long long)(uint64_t)v.c.i); break;
     case CONST_DTYPE:
         snprintf(out + n, size - n, "sl.%s", ig_type_name(ir_type_scalar((ir_dtype)v.c.i), buf));
         break;

@@ -96,9 +96,10 @@ ir_type ig_const_type(const_value c)
         bool f32 = !isfinite(c.f) || m == 0 || (m >= 0x1p-126 && m <= 0x1.fffffep127);
         return ir_type_scalar(f32 ? DT_F32 : DT_F64);
     }
+    case CONST_U64: return ir_type_scalar(DT_U64);
     case CONST_INT:
         /* As Triton types an integer literal: int32, uint32 from 2^31 to
-         * 2^32-1, int64 beyond (compile-time integers are int64 values). */
+         * 2^32-1, int64 beyond, uint64 from 2^63 to 2^64 - 1 (CONST_U64). */
         if (c.i >= INT32_MIN && c.i <= INT32_MAX)
             return ir_type_scalar(DT_I32);
         return ir_type_scalar(c.i > INT32_MAX && c.i <= (int64_t)UINT32_MAX ? DT_U32 : DT_I64);
@@ -115,6 +116,16 @@ static double float_max(ir_dtype dt)
     case DT_F32: return 0x1.fffffep127;
     default: return DBL_MAX;
     }
+}
+
+/* An integer constant's value as Python prints it (a CONST_U64 unsigned). */
+const char *ig_const_int_text(const_value c, char buf[48])
+{
+    if (c.kind == CONST_U64)
+        snprintf(buf, 48, "%llu", (unsigned long long)(uint64_t)c.i);
+    else
+        snprintf(buf, 48, "%lld", (long long)c.i);
+    return buf;
 }
 
 /* Whether the compile-time integer v (a Python int, held in int64) is a
@@ -151,13 +162,15 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
     if (ir_dtype_is_float(dt)) {
         /* Rounded once to dt; a finite value that would become inf is an
          * error, as an integer that does not fit is. */
-        ir_scalar s = c.kind == CONST_FLOAT ? ir_scalar_from_float(dt, c.f) : ir_scalar_from_int(dt, c.i);
+        ir_scalar s = c.kind == CONST_FLOAT ? ir_scalar_from_float(dt, c.f)
+                      : c.kind == CONST_U64 ? ir_scalar_from_uint(dt, (uint64_t)c.i)
+                                            : ir_scalar_from_int(dt, c.i);
         if (isinf(s.f) && (c.kind != CONST_FLOAT || isfinite(c.f))) {
-            char text[32];
+            char text[80], digits[48];
             if (c.kind == CONST_FLOAT)
                 snprintf(text, sizeof text, "float constant %g", c.f);
             else
-                snprintf(text, sizeof text, "constant %lld", (long long)c.i);
+                snprintf(text, sizeof text, "constant %s", ig_const_int_text(c, digits));
             ig_error(g, loc, "the %s does not fit %s (its largest finite value is %g)", text,
                      ig_type_name(et, b), float_max(dt));
             return IR_NO_VALUE;
@@ -168,14 +181,17 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
                  ig_type_name(et, b));
         return IR_NO_VALUE;
     } else if (dt == DT_I1) {
-        if (!int_fits(dt, c.i)) {
-            ig_error(g, loc, "the constant %lld does not fit int1", (long long)c.i);
+        if (c.kind == CONST_U64 || !int_fits(dt, c.i)) {
+            ig_error(g, loc, "the constant %s does not fit int1", ig_const_int_text(c, b));
             return IR_NO_VALUE;
         }
         ir_attr_set_bool(g->m, op, "value", c.i != 0);
     } else {
-        if (!int_fits(dt, c.i)) {
-            ig_error(g, loc, "the constant %lld does not fit %s", (long long)c.i,
+        /* a CONST_U64 (2^63 and up) fits only uint64, where its bits are
+         * the attribute's value */
+        if (c.kind == CONST_U64 ? dt != DT_U64 : !int_fits(dt, c.i)) {
+            char text[48];
+            ig_error(g, loc, "the constant %s does not fit %s", ig_const_int_text(c, text),
                      ig_type_name(et, b));
             return IR_NO_VALUE;
         }
@@ -198,6 +214,8 @@ ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
                 dt = (ir_dtype)t.dtype;
             else if (v.c.kind == CONST_INT && dt == DT_I1)
                 dt = DT_I32;
+            else if (v.c.kind == CONST_U64 && dt == DT_I1)
+                dt = DT_U64;
             t = ir_type_like(like, ir_type_scalar(dt));
         }
         if (t.kind == TY_VOID) {
@@ -271,6 +289,17 @@ ir_dtype ig_promote(ir_dtype a, ir_dtype b)
     return wb >= wa ? b : a;
 }
 
+/* Triton's _pick_sum_dtype, for sum/prod/cumsum with no dtype: integers
+ * narrower than 32 bits widen to int32, or to uint32 when unsigned --
+ * int1 among them, which Triton's dtype counts as unsigned (UINT_TYPES
+ * holds int1), so the sum of an int1 tile is a uint32. */
+ir_dtype ig_sum_dtype(ir_dtype dt)
+{
+    if (!ir_dtype_is_int(dt) || ir_dtypes[dt].bits >= 32)
+        return dt;
+    return dt == DT_I1 || ir_dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
+}
+
 bool ig_mixed_signedness(ir_dtype a, ir_dtype b)
 {
     return ir_dtype_is_int(a) && ir_dtype_is_int(b) && a != DT_I1 && b != DT_I1 &&
@@ -305,8 +334,10 @@ bool ig_unify(irgen *g, src_loc loc, gval a, gval b, ir_value *ra, ir_value *rb,
             if (a.v == IR_NO_VALUE)
                 return false;
             ta = ig_type(g, a);
-        } else if (b.kind == GV_CONST && b.c.kind == CONST_INT && ta.dtype == DT_I1) {
-            a.v = ig_cast(g, loc, a.v, DT_I32);
+        } else if (b.kind == GV_CONST && (b.c.kind == CONST_INT || b.c.kind == CONST_U64) &&
+                   ta.dtype == DT_I1) {
+            /* int1 gives way to the constant's type (int32, or uint64 from 2**63) */
+            a.v = ig_cast(g, loc, a.v, b.c.kind == CONST_U64 ? DT_U64 : DT_I32);
             if (a.v == IR_NO_VALUE)
                 return false;
             ta = ig_type(g, a);
@@ -343,6 +374,11 @@ bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t
 {
     if (v.kind == GV_ERROR)
         return false;
+    if (v.kind == GV_CONST && v.c.kind == CONST_U64) {
+        char text[48];
+        ig_error(g, e->loc, "%s must fit int64, not %s (a uint64)", what, ig_const_int_text(v.c, text));
+        return false;
+    }
     if (v.kind != GV_CONST || (v.c.kind != CONST_INT && v.c.kind != CONST_BOOL)) {
         ig_error(g, e->loc, "%s must be a compile-time integer (a literal or an sl.constexpr)", what);
         return false;
@@ -354,10 +390,33 @@ bool ig_const_int(irgen *g, const ast_expr *e, gval v, const char *what, int64_t
 /* ---- compile-time folding of constant operands -------------------------- */
 
 static bool const_truth(const_value c) { return c.kind == CONST_FLOAT ? c.f != 0 : c.i != 0; }
-static double const_num(const_value c) { return c.kind == CONST_FLOAT ? c.f : (double)c.i; }
+static double const_num(const_value c)
+{
+    return c.kind == CONST_FLOAT ? c.f : c.kind == CONST_U64 ? (double)(uint64_t)c.i : (double)c.i;
+}
 
-/* An operand for an overflow message: "2**63" reads better than its 19 digits. */
-static const char *int_text(int64_t v, char buf[32])
+/* Python's integers as the folding computes them: every int64 and uint64. */
+__extension__ typedef __int128 wide;
+
+static wide const_wide(const_value c)
+{
+    return c.kind == CONST_U64 ? (wide)(uint64_t)c.i : (wide)c.i;
+}
+
+/* r as a constant: CONST_INT in int64's range, CONST_U64 from 2^63 to
+ * 2^64 - 1; false beyond. */
+static bool wide_const(wide r, gval *out)
+{
+    if (r >= INT64_MIN && r <= INT64_MAX)
+        *out = gv_int((int64_t)r);
+    else if (r > 0 && r <= (wide)UINT64_MAX)
+        *out = gv_u64((uint64_t)r);
+    else
+        return false;
+    return true;
+}
+
+static const char *int64_text(int64_t v, char buf[48])
 {
     if (v == INT64_MIN)
         snprintf(buf, 32, "-2**63");
@@ -368,13 +427,21 @@ static const char *int_text(int64_t v, char buf[32])
     return buf;
 }
 
+/* An operand for an overflow message: "2**63" reads better than its 19 digits. */
+static const char *int_text(const_value c, char buf[48])
+{
+    if (c.kind == CONST_U64)
+        return ig_const_int_text(c, buf);
+    return int64_text(c.i, buf);
+}
+
 static gval fold_const_binop(irgen *g, const ast_expr *e, ast_op op, const_value a, const_value b)
 {
-    char b1[32], b2[32];
+    char b1[48], b2[48];
     if (a.kind == CONST_DTYPE || b.kind == CONST_DTYPE)
         return ig_error(g, e->loc, "'%s' cannot be applied to a dtype", op_text(op));
     bool ints = a.kind != CONST_FLOAT && b.kind != CONST_FLOAT;
-    int64_t x = a.i, y = b.i, r = 0;
+    wide x = const_wide(a), y = const_wide(b);
     double fx = const_num(a), fy = const_num(b);
     switch (op) {
     case OP_LT: return gv_bool(ints ? x < y : fx < fy);
@@ -390,51 +457,68 @@ static gval fold_const_binop(irgen *g, const ast_expr *e, ast_op op, const_value
     default: break;
     }
     if (ints) {
-        /* Python's integers, held in int64: a result outside it is an error
-         * (checked.h), never a wrapped value. */
+        /* Python's integers, computed in 128 bits: a result is an int64, or
+         * a uint64 from 2**63 to 2**64 - 1 (as Triton types such a
+         * constant); beyond those it is an error, never a wrapped value. */
+        wide wx = const_wide(a), wy = const_wide(b), wr = 0;
         bool fits = true;
         switch (op) {
-        case OP_ADD: fits = checked_add(x, y, &r); break;
-        case OP_SUB: fits = checked_sub(x, y, &r); break;
-        case OP_MUL: fits = checked_mul(x, y, &r); break;
+        case OP_ADD: wr = wx + wy; break;
+        case OP_SUB: wr = wx - wy; break;
+        case OP_MUL: fits = !__builtin_mul_overflow(wx, wy, &wr); break;
         case OP_FLOORDIV:
-        case OP_MOD:
-            if (y == 0)
+        case OP_MOD: {
+            if (wy == 0)
                 return ig_error(g, e->loc, "division by zero in a constant expression");
-            fits = op == OP_FLOORDIV ? checked_floordiv(x, y, &r) : checked_mod(x, y, &r);
+            wide q = wx / wy, m = wx % wy;
+            if (m != 0 && (m < 0) != (wy < 0))
+                q -= 1, m += wy;
+            wr = op == OP_FLOORDIV ? q : m;
             break;
-        case OP_BITAND: r = x & y; break;
-        case OP_BITOR: r = x | y; break;
-        case OP_BITXOR: r = x ^ y; break;
+        }
+        case OP_BITAND: wr = wx & wy; break;
+        case OP_BITOR: wr = wx | wy; break;
+        case OP_BITXOR: wr = wx ^ wy; break;
         case OP_SHL:
-            if (y < 0)
+            if (wy < 0)
                 return ig_error(g, e->loc, "negative shift count in a constant expression");
-            fits = checked_shl(x, y, &r);
+            if (wx != 0)
+                fits = wy <= 64 && !__builtin_mul_overflow(wx, (wide)1 << (int)wy, &wr);
             break;
         case OP_SHR:
-            if (y < 0)
+            if (wy < 0)
                 return ig_error(g, e->loc, "negative shift count in a constant expression");
-            r = checked_shr(x, y);
+            wr = wy >= 127 ? (wx < 0 ? -1 : 0) : wx >> (int)wy; /* floor, as Python's */
             break;
         case OP_POW:
-            if (y < 0) {
+            if (wy < 0) {
                 /* Python: an int to a negative power is a float. */
-                if (x == 0)
+                if (wx == 0)
                     return ig_error(g, e->loc, "0 cannot be raised to a negative power");
                 return gv_float(pow(fx, fy));
             }
-            fits = checked_pow(x, y, &r);
+            /* by squaring; a base that overflows is used again only when
+             * the result would overflow too (|x| >= 2 from there on) */
+            wr = 1;
+            for (wide base = wx, n = wy; n > 0 && fits; n >>= 1) {
+                if (n & 1)
+                    fits = !__builtin_mul_overflow(wr, base, &wr);
+                if (fits && n > 1)
+                    fits = !__builtin_mul_overflow(base, base, &base);
+            }
             break;
         default:
             return ig_error(g, e->loc, "'%s' is not supported in Swage kernels", op_text(op));
         }
-        if (!fits)
-            return ig_error(g, e->loc, "constant expression overflows int64 (%s %s %s)",
-                            int_text(x, b1), op_text(op), int_text(y, b2));
+        gval out;
+        if (!fits || !wide_const(wr, &out))
+            return ig_error(g, e->loc, "constant expression overflows 64 bits (%s %s %s): integer "
+                                       "constants are int64, or uint64 from 2**63 to 2**64 - 1",
+                            int_text(a, b1), op_text(op), int_text(b, b2));
         if (a.kind == CONST_BOOL && b.kind == CONST_BOOL &&
             (op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR))
-            return gv_bool(r != 0);
-        return gv_int(r);
+            return gv_bool(wr != 0);
+        return out;
     }
     ir_scalar sa = {.f = fx}, sb = {.f = fy}, sr;
     switch (op) {
@@ -508,13 +592,16 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
         if (off.c.kind == CONST_BOOL)
             return ig_error(g, e->loc, "a pointer can only be offset by an integer, not by the "
                                        "bool %s", off.c.i ? "True" : "False");
+        if (off.c.kind == CONST_U64)
+            return ig_error(g, e->loc, "the pointer offset %llu does not fit int64",
+                            (unsigned long long)(uint64_t)off.c.i);
         if (off.c.kind != CONST_INT)
             return ig_error(g, e->loc, "a pointer can only be offset by an integer");
         const_value c = off.c;
-        char text[32];
+        char text[48];
         if (negate && !checked_neg(off.c.i, &c.i))
             return ig_error(g, e->loc, "the pointer offset -(%s) overflows int64",
-                            int_text(off.c.i, text));
+                            int64_text(off.c.i, text));
         /* a literal offset is signed: int32 when it fits, else int64 (a
          * literal from 2**31 to 2**32 - 1 is a uint32 elsewhere) */
         ir_dtype odt = c.i >= INT32_MIN && c.i <= INT32_MAX ? DT_I32 : DT_I64;
@@ -656,15 +743,20 @@ static gval unary(irgen *g, const ast_expr *e, gval a)
         case OP_NOT: return gv_bool(!const_truth(c));
         case OP_POS: return a;
         case OP_NEG:
+        case OP_INVERT: {
             if (c.kind == CONST_FLOAT)
-                return gv_float(-c.f);
-            if (c.i == INT64_MIN)
-                return ig_error(g, e->loc, "constant expression overflows int64");
-            return gv_int(-c.i);
-        case OP_INVERT:
-            if (c.kind == CONST_FLOAT)
-                return ig_error(g, e->loc, "'~' needs an integer operand");
-            return c.kind == CONST_BOOL ? gv_int(~c.i) : gv_int(~c.i);
+                return e->op == OP_NEG ? gv_float(-c.f)
+                                       : ig_error(g, e->loc, "'~' needs an integer operand");
+            /* Python's: -(-2**63) is 2**63 (a uint64), ~x is -x - 1 */
+            wide w = e->op == OP_NEG ? -const_wide(c) : -const_wide(c) - 1;
+            gval out;
+            char text[48];
+            if (!wide_const(w, &out))
+                return ig_error(g, e->loc, "constant expression overflows 64 bits (%s%s): integer "
+                                           "constants are int64, or uint64 from 2**63 to 2**64 - 1",
+                                op_text(e->op), int_text(c, text));
+            return out;
+        }
         default: break;
         }
     }
@@ -1046,7 +1138,7 @@ gval ig_expr(irgen *g, const ast_expr *e)
     if (e == g->bound_expr)
         return g->bound_val;
     switch (e->kind) {
-    case AST_INT: return gv_int(e->ival);
+    case AST_INT: return e->u64 ? gv_u64((uint64_t)e->ival) : gv_int(e->ival);
     case AST_FLOAT: return gv_float(e->fval);
     case AST_BOOL: return gv_bool(e->ival != 0);
     case AST_NONE: return (gval){.kind = GV_NONE};

@@ -157,6 +157,8 @@ ir_value ig_emit1(irgen *g, ir_op_kind kind, src_loc loc, const ir_value *operan
 
 static inline gval gv_ir(ir_value v) { return (gval){.kind = GV_IR, .v = v}; }
 static inline gval gv_int(int64_t i) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_INT, .i = i}}; }
+/* A constant from 2^63 to 2^64 - 1 (a uint64, as Triton types it). */
+static inline gval gv_u64(uint64_t u) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_U64, .i = (int64_t)u}}; }
 static inline gval gv_float(double f) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_FLOAT, .f = f}}; }
 static inline gval gv_bool(bool b) { return (gval){.kind = GV_CONST, .c = {.kind = CONST_BOOL, .i = b}}; }
 static inline ir_type ig_type(irgen *g, gval v) { return ir_value_type(g->m, v.v); }
@@ -239,6 +241,10 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t);
 /* Default type of a constant: int -> i32 (i64 if it does not fit), float ->
  * f32, bool -> i1. */
 ir_type ig_const_type(const_value c);
+/* Triton's _pick_sum_dtype: what sum/prod/cumsum of dt accumulate in. */
+ir_dtype ig_sum_dtype(ir_dtype dt);
+/* An integer constant's value as Python prints it (a CONST_U64 unsigned). */
+const char *ig_const_int_text(const_value c, char buf[48]);
 /* Any value to an IR value: constants take `like`'s element type when given
  * (type.kind != TY_VOID), else their default type. */
 ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like);

@@ -123,6 +123,11 @@ static bool loop_bound(irgen *g, const ast_expr *a, gval *out, bool *wide)
     gval v = ig_expr(g, a);
     if (v.kind == GV_ERROR)
         return false;
+    if (v.kind == GV_CONST && v.c.kind == CONST_U64) {
+        ig_error(g, a->loc, "a range() bound must fit int64, not %s (a uint64)",
+                 ig_const_int_text(v.c, b));
+        return false;
+    }
     if (v.kind == GV_CONST && (v.c.kind == CONST_INT || v.c.kind == CONST_BOOL)) {
         if (v.c.i < INT32_MIN || v.c.i > INT32_MAX)
             *wide = true;

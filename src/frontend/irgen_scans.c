@@ -308,8 +308,8 @@ static gval lower_cum(irgen *g, const ast_expr *call, const char *name, const as
     }
     if (to == dt && dt == DT_BF16)
         to = DT_F32;
-    else if (to == dt && sum && ir_dtype_is_int(dt) && ir_dtypes[dt].bits < 32)
-        to = ir_dtype_is_unsigned(dt) ? DT_U32 : DT_I32; /* as sl.sum */
+    else if (to == dt && sum)
+        to = ig_sum_dtype(dt); /* as sl.sum */
     x = ig_cast(g, call->loc, x, to);
     combine_region cr;
     if (x == IR_NO_VALUE || !begin_combine(g, IR_SCAN, call->loc, &x, 1, &cr, -1))

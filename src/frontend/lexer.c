@@ -303,20 +303,25 @@ static token lex_number(lexer *lx)
         return t;
     }
     uint64_t value = 0;
+    bool overflow = false;
     const char *q = start + (base != 10 ? 2 : 0);
     for (; q < lx->p; q++) {
         if (*q == '_')
             continue;
         uint64_t v = (uint64_t)hex_value(*q);
         if (value > (UINT64_MAX - v) / (uint64_t)base) {
-            value = UINT64_MAX;
+            overflow = true;
             break;
         }
         value = value * (uint64_t)base + v;
     }
-    if (value > (uint64_t)INT64_MAX)
-        return error_token(lx, loc, "integer literal is too large (the largest is %lld)",
-                           (long long)INT64_MAX);
+    if (overflow)
+        return error_token(lx, loc, "integer literal is too large (the largest is %llu, "
+                                    "2**64 - 1, a uint64 as Triton types it)",
+                           (unsigned long long)UINT64_MAX);
+    /* From 2**63 to 2**64 - 1 a literal is a uint64, as Triton's: its bits
+     * are held in ival. */
+    t.u64 = value > (uint64_t)INT64_MAX;
     t.ival = (int64_t)value;
     return t;
 }

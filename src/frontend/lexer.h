@@ -60,7 +60,8 @@ typedef struct token {
     size_t len;
     const char *str;      /* NAME: identifier; STRING: decoded text (arena, NUL-terminated) */
     size_t str_len;
-    int64_t ival;         /* INT */
+    int64_t ival;         /* INT (u64: the bits of a value from 2^63 to 2^64 - 1) */
+    bool u64;             /* INT: a literal from 2^63 to 2^64 - 1 (a uint64) */
     double fval;          /* FLOAT */
     bool unmatched;       /* a closing bracket with no open bracket before it */
 } token;

@@ -189,8 +189,10 @@ static ast_expr *parse_atom(parser *p)
         break;
     case TOK_INT:
         e = new_expr(p, AST_INT, t.loc);
-        if (e)
+        if (e) {
             e->ival = t.ival;
+            e->u64 = t.u64;
+        }
         break;
     case TOK_FLOAT:
         e = new_expr(p, AST_FLOAT, t.loc);

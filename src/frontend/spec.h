@@ -7,12 +7,14 @@
 
 #include "../ir/ir.h"
 
-typedef enum const_kind { CONST_INT, CONST_FLOAT, CONST_BOOL, CONST_DTYPE } const_kind;
+/* CONST_U64: an integer from 2^63 to 2^64 - 1, held as its bits in i (a
+ * uint64, as Triton types such a constant); CONST_INT holds int64's range. */
+typedef enum const_kind { CONST_INT, CONST_FLOAT, CONST_BOOL, CONST_DTYPE, CONST_U64 } const_kind;
 
 /* A compile-time value: a literal, a constexpr, or a dtype (sl.float32). */
 typedef struct const_value {
     const_kind kind;
-    int64_t i;    /* INT, BOOL (0/1), DTYPE (an ir_dtype) */
+    int64_t i;    /* INT, BOOL (0/1), DTYPE (an ir_dtype), U64 (the bits) */
     double f;     /* FLOAT */
 } const_value;
 

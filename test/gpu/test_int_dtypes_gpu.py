@@ -57,6 +57,18 @@ def test_gpu_unsigned_division_shift_compare(rng, dtype):
     assert np.array_equal(gpu["lt_ptr"], x < y)
 
 
+def test_gpu_literals_from_2_63_are_uint64(rng):
+    x = cpu.edge_values(rng, np.uint64)
+    x[8:12] = [2 ** 63, 2 ** 63 - 1, 2 ** 63 + 1, 2 ** 64 - 1]
+    arrays = {"x_ptr": x, "out_ptr": np.zeros(8 * BLOCK + 1, np.uint64),
+              "flag_ptr": np.zeros(BLOCK, bool)}
+    host, gpu = run_both(cpu.k_literal_uint64, arrays)
+    same(host, gpu)
+    assert gpu["out_ptr"][8 * BLOCK] == 2 ** 64 - 1 and gpu["flag_ptr"].all()
+    with np.errstate(over="ignore"):
+        assert np.array_equal(gpu["out_ptr"][:BLOCK], x + np.uint64(2 ** 63))
+
+
 @pytest.mark.parametrize("xt, yt, result", cpu.PROMOTIONS)
 def test_gpu_integer_promotion(rng, xt, yt, result):
     x, y = cpu.edge_values(rng, xt), cpu.edge_values(rng, yt)
@@ -120,6 +132,16 @@ def test_gpu_sum_and_cumsum(rng, dtype, acc):
     host, gpu = run_both(cpu.k_sum_cumsum, {"x_ptr": x, "s_ptr": np.zeros(1, acc),
                                             "c_ptr": np.zeros(BLOCK, acc)})
     same(host, gpu)  # integers wrap alike in any order
+
+
+def test_gpu_sum_of_int1_is_uint32(rng):
+    x = rng.integers(-1, 2, BLOCK).astype(np.int32)
+    arrays = {"x_ptr": x, "s_ptr": np.zeros(3, np.int64), "c_ptr": np.zeros(BLOCK, np.int64),
+              "r_ptr": np.zeros(16, np.int64)}
+    host, gpu = run_both(cpu.k_sum_int1, arrays)
+    same(host, gpu)
+    assert list(gpu["s_ptr"]) == [(x > 0).sum(), 1, 1]
+    assert (gpu["c_ptr"] == 1).all() and (gpu["r_ptr"][8:] == 1).all()
 
 
 @pytest.mark.parametrize("dtype", ["uint32", "uint64"])

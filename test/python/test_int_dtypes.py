@@ -9,8 +9,8 @@ test_tile_ops.py and test_simt_differential.py do not reach.
   min/max at the top of each range (uint64 values from 2**63 up);
 - conversions between every integer width and to/from floats at the
   edges, bitcasts between same-width types, umulhi;
-- sum and cumsum of narrow unsigned integers (uint32, as Triton's
-  _pick_sum_dtype), atomics on uint32/uint64;
+- sum and cumsum of narrow unsigned integers and of int1 (uint32, as
+  Triton's _pick_sum_dtype), atomics on uint32/uint64;
 - scalar arguments over each type's whole range (a uint64 takes
   0 .. 2**64 - 1; an unannotated int from 2**63 up is uint64);
 - constant folding that wraps.
@@ -136,6 +136,101 @@ def test_literals_and_uint32(executor):
     i = np.arange(BLOCK, dtype=np.uint32)
     assert_same(out[:BLOCK], np.uint32(3000000000) + i)
     assert_same(out[BLOCK:], np.full(BLOCK, 1, np.uint32))
+
+
+# ---- integer literals from 2**63 to 2**64 - 1: uint64, as Triton's to_tensor ----------
+
+@sw.jit
+def k_literal_uint64(x_ptr, out_ptr, flag_ptr, BLOCK: sl.constexpr):
+    i = sl.arange(0, BLOCK)
+    x = sl.load(x_ptr + i)  # uint64
+    top = 18446744073709551615  # 2**64 - 1: a uint64
+    sl.store(out_ptr + i, x + 9223372036854775808)  # wraps as uint64 does
+    sl.store(out_ptr + BLOCK + i, x ^ top)
+    sl.store(out_ptr + 2 * BLOCK + i, x // 0x8000000000000001)
+    sl.store(out_ptr + 3 * BLOCK + i, x % (2 ** 63 + 3))
+    sl.store(out_ptr + 4 * BLOCK + i, i + sl.full((BLOCK,), 18446744073709551611, sl.uint64))
+    sl.store(out_ptr + 5 * BLOCK + i, (x > 2 ** 63) + (x != top) * 2 + (x == 2 ** 63) * 4 + 0 * x)
+    # folded in Python's integers: 2**64 - 1 - 2**63 is the int64 2**63 - 1
+    sl.store(out_ptr + 6 * BLOCK + i, x * 0 + (top - 2 ** 63))
+    sl.store(out_ptr + 7 * BLOCK + i, x * 0 + (-(-2 ** 63)) + (top > 2 ** 63) * 7)
+    sl.store(flag_ptr + i, (i < BLOCK) | (top == 0xFFFF_FFFF_FFFF_FFFF))
+    sl.store(out_ptr + 8 * BLOCK, top)  # a uint64 constant on its own
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_literals_from_2_63_are_uint64(rng, executor):
+    x = edge_values(rng, np.uint64)
+    x[8:12] = [2 ** 63, 2 ** 63 - 1, 2 ** 63 + 1, 2 ** 64 - 1]
+    out = np.zeros(8 * BLOCK + 1, np.uint64)
+    flag = np.zeros(BLOCK, bool)
+    launch(k_literal_uint64, executor, x_ptr=x, out_ptr=out, flag_ptr=flag)
+    u = np.uint64
+    with np.errstate(over="ignore"):
+        want = [x + u(2 ** 63), x ^ u(2 ** 64 - 1), x // u(2 ** 63 + 1), x % u(2 ** 63 + 3),
+                np.arange(BLOCK, dtype=u) + u(2 ** 64 - 5),
+                ((x > u(2 ** 63)).astype(u) + (x != u(2 ** 64 - 1)) * u(2)
+                 + (x == u(2 ** 63)) * u(4)),
+                np.full(BLOCK, 2 ** 63 - 1, u), np.full(BLOCK, 2 ** 63 + 7, u)]
+    for k, expected in enumerate(want):
+        assert_same(out[k * BLOCK:(k + 1) * BLOCK], expected, rng.seed, "row %d" % k, {"x": x})
+    assert out[8 * BLOCK] == 2 ** 64 - 1
+    assert flag.all()
+
+
+@sw.jit
+def k_literal_type(out_ptr):
+    sl.store(out_ptr, 9223372036854775808)
+
+
+def test_a_literal_from_2_63_is_a_uint64_constant():
+    text = k_literal_type.emit_mlir(signature={"out_ptr": "*u64"})
+    assert "{value = 9223372036854775808 : ui64}" in text
+    k_literal_type.emit_ptx(signature={"out_ptr": "*u64"})
+
+
+@sw.jit
+def e_uint64_literal_with_int64(x_ptr, n):
+    r = n.to(sl.int64) + 2 ** 63  # error at col 9: 9223372036854775808 does not fit int64
+
+
+@sw.jit
+def e_literal_past_uint64(x_ptr, n):
+    r = n + 18446744073709551616  # error at col 13: too large, 2**64 - 1
+
+
+@sw.jit
+def e_constant_past_uint64(x_ptr, n):
+    r = n + (2 ** 64 - 1) * 2  # error at col 14: overflows 64 bits, uint64 from 2**63
+
+
+@sw.jit
+def e_negated_uint64(x_ptr, n):
+    r = n + -(2 ** 63 + 1)  # error at col 13: overflows 64 bits
+
+
+@sw.jit
+def e_uint64_arange(x_ptr, n):
+    r = sl.arange(0, 2 ** 63)  # error at col 22: must fit int64, a uint64
+
+
+@sw.jit
+def e_uint64_offset(x_ptr, n):
+    r = sl.load(x_ptr + 2 ** 63)  # error at col 17: pointer offset, does not fit int64
+
+
+@sw.jit
+def e_uint64_range_bound(x_ptr, n):
+    for k in range(0, 0x8000_0000_0000_0000):  # error at col 23: range() bound must fit int64
+        n += 1
+
+
+@pytest.mark.parametrize("kernel", [e_uint64_literal_with_int64, e_literal_past_uint64,
+                                    e_constant_past_uint64, e_negated_uint64, e_uint64_arange,
+                                    e_uint64_offset, e_uint64_range_bound],
+                         ids=lambda k: k.__name__)
+def test_uint64_literal_misuses_are_compile_errors(kernel):
+    expect_compile_error_at_marker(kernel, __file__, {"x_ptr": "*i32", "n": "i32"})
 
 
 @sw.jit
@@ -295,6 +390,40 @@ def test_bitcasts_between_same_width_types(rng, executor):
 def k_umulhi(x_ptr, y_ptr, out_ptr, BLOCK: sl.constexpr):
     i = sl.arange(0, BLOCK)
     sl.store(out_ptr + i, sl.umulhi(sl.load(x_ptr + i), sl.load(y_ptr + i)))
+
+
+@sw.jit
+def k_sum_int1(x_ptr, s_ptr, c_ptr, r_ptr, BLOCK: sl.constexpr):
+    i = sl.arange(0, BLOCK)
+    b = sl.load(x_ptr + i) > 0  # an int1 tile
+    s = sl.sum(b)  # a uint32, as Triton's (int1 is unsigned there)
+    sl.store(s_ptr, s)
+    sl.store(s_ptr + 1, (s - (BLOCK + 1)) >> 31)  # 1 when unsigned (logical), -1 if signed
+    sl.store(s_ptr + 2, sl.prod(b | (i >= 0)) + 0 * s)
+    c = sl.cumsum(b)
+    sl.store(c_ptr + i, (c - (BLOCK + 1)) >> 31)
+    b2 = sl.reshape(b, (8, BLOCK // 8))
+    r = sl.sum(b2, axis=1)
+    sl.store(r_ptr + sl.arange(0, 8), r)
+    sl.store(r_ptr + 8 + sl.arange(0, 8), (r - 100) >> 31)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_sum_of_int1_is_uint32(rng, executor):
+    x = rng.integers(-1, 2, BLOCK).astype(np.int32)
+    s, c, r = np.zeros(3, np.int64), np.zeros(BLOCK, np.int64), np.zeros(16, np.int64)
+    launch(k_sum_int1, executor, x_ptr=x, s_ptr=s, c_ptr=c, r_ptr=r)
+    b = x > 0
+    assert list(s) == [b.sum(), 1, 1], (s, x)
+    assert_same(c, np.ones(BLOCK, np.int64), rng.seed, "cumsum of int1", {"x": x})
+    assert_same(r[:8], b.reshape(8, -1).sum(axis=1).astype(np.int64), rng.seed, "sum along")
+    assert_same(r[8:], np.ones(8, np.int64), rng.seed, "sum along, unsigned")
+    text = k_sum_int1.emit_mlir(arguments={"x_ptr": x, "s_ptr": s, "c_ptr": c, "r_ptr": r},
+                                constexprs={"BLOCK": BLOCK})
+    assert re.search(r'"sw.reduce"\(%\d+\) \{kind = "sum"\} : \(tensor<64xui32>\) -> ui32\n',
+                     text), text
+    assert re.search(r'"sw.cast"\(%\d+\) : \(tensor<64xi1>\) -> tensor<64xui32>', text), text
+    assert "-> tensor<8xui32>" in text, text
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)

@@ -70,14 +70,14 @@ def k_ptr_minus_constexpr_min(x_ptr, out_ptr, N: sl.constexpr):
 
 
 @sw.jit
-def k_two_to_the_63(x_ptr, out_ptr):
-    v = 2 ** 63  # error at col 9: overflows int64, 2 ** 63
+def k_two_to_the_64(x_ptr, out_ptr):
+    v = 2 ** 64  # error at col 9: overflows 64 bits, 2 ** 64
     sl.store(out_ptr, v + 0.0)
 
 
 @sw.jit
 def k_shift_past_int64(x_ptr, out_ptr):
-    v = 1 << 63  # error at col 9: overflows int64
+    v = 1 << 64  # error at col 9: overflows 64 bits
     sl.store(out_ptr, v + 0.0)
 
 
@@ -101,7 +101,7 @@ def k_arange_length_overflow(x_ptr, out_ptr):
 
 @pytest.mark.parametrize("kernel, constexprs", [
     (k_ptr_minus_int64_min, None), (k_ptr_minus_constexpr_min, {"N": -2 ** 63}),
-    (k_two_to_the_63, None), (k_shift_past_int64, None), (k_zero_to_negative_power, None),
+    (k_two_to_the_64, None), (k_shift_past_int64, None), (k_zero_to_negative_power, None),
     (k_float_power_overflow, None), (k_arange_length_overflow, None),
 ], ids=lambda case: getattr(case, "__name__", ""))
 def test_constant_overflow_is_a_compile_error(kernel, constexprs):

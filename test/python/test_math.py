@@ -11,6 +11,8 @@ their dtypes; misuse is a compile error at its place; every kernel's PTX
 is assembled by test_zz_ptxas.
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,7 @@ import swage_testing
 EXECUTORS = ("semantic", "simt")
 
 UNARY = ["tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-         "expm1", "log1p", "log10", "exp10", "cbrt", "trunc", "round", "rint", "nearbyint"]
+         "expm1", "log1p", "log10", "exp10", "cbrt", "trunc", "round", "rint", "nearbyint", "erfc"]
 BINARY = ["atan2", "pow", "hypot", "fmod", "copysign"]
 
 NUMPY = {"tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh,
@@ -31,12 +33,15 @@ NUMPY = {"tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
          "round": lambda x: np.where(np.abs(x - np.trunc(x)) >= 0.5, np.trunc(x) + np.sign(x), np.trunc(x)),
          "rint": np.rint,
          "nearbyint": np.rint, "atan2": np.arctan2, "pow": np.power, "hypot": np.hypot,
-         "fmod": np.fmod, "copysign": np.copysign}
+         "fmod": np.fmod, "copysign": np.copysign,
+         # Python's math.erfc: within 2 ulp of the truth (NumPy has none)
+         "erfc": np.vectorize(math.erfc, otypes=[np.float64])}
 EXACT = {"trunc", "round", "rint", "nearbyint", "fmod", "copysign"}
 
 SPECIALS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.0, 0.1, 22.0, -22.0,
                      709.5, 710.5, 1e-8, 1e-300, 5e-324, 1e300, np.inf, -np.inf, np.nan,
-                     0.49999999999999994, 4503599627370496.5])
+                     0.49999999999999994, 4503599627370496.5,
+                     0.25, 0.2499999999999999, 9.3, 10.05, 26.5, 27.2, 27.3, 27.5])
 
 
 @sw.jit
@@ -79,8 +84,10 @@ def unary_kernel(X, Y, n, FN: sl.constexpr, BLOCK: sl.constexpr):
         y = sl.round(x)
     elif FN == 17:
         y = sl.rint(x)
-    else:
+    elif FN == 18:
         y = sl.extra.libdevice.nearbyint(x)
+    else:
+        y = sl.extra.libdevice.erfc(x)
     sl.store(Y + o, y, mask=o < n)
 
 
@@ -212,6 +219,35 @@ def test_integers_and_constants_promote(executor):
 
 
 @sw.jit
+def erfc_spellings(X, Y, BLOCK: sl.constexpr):
+    o = sl.arange(0, BLOCK)
+    x = sl.load(X + o)
+    sl.store(Y + o, sl.erfc(x) + sl.math.erfc(x) - sl.extra.cuda.libdevice.erfc(x))
+
+
+def test_erfc_spellings_are_one_op():
+    text = erfc_spellings.emit_mlir(signature={"X": "*f64", "Y": "*f64"}, constexprs={"BLOCK": 16})
+    assert text.count('"sw.erfc"') >= 1 and "libdevice" not in text
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_erfc_keeps_its_relative_precision_in_the_tail(executor):
+    """erfc(x) for large x is tiny, not 1 - erf(x) = 0: each value within
+    4 ulp of float64 (the CPU executors round long double erfcl)."""
+    x = np.array([5.0, 10.0, 20.0, 26.0, 27.0, 27.2, -5.0, 0.3], np.float64)
+    y = np.zeros_like(x)
+    unary_kernel[(1,)](x, y, x.size, FN=UNARY.index("erfc"), BLOCK=8, executor=executor)
+    want = np.array([math.erfc(v) for v in x])
+    assert (y[:6] > 0).all()
+    assert within(y, want, "float64", 4).all(), (y, want)
+
+
+@sw.jit
+def k_erfc_int_pointer(X):
+    sl.store(X, sl.erfc(X))  # error at col 25: sl.erfc cannot be applied to a pointer
+
+
+@sw.jit
 def k_pow_one_argument(X):
     sl.store(X, sl.pow(sl.load(X)))  # error at col 17: missing its argument 'y'
 
@@ -243,6 +279,7 @@ def k_math_unknown(X):
 
 
 @pytest.mark.parametrize("kernel", [k_pow_one_argument, k_atan2_pointer, k_tanh_pointer, k_isnan_pointer,
-                                    k_hypot_three, k_math_unknown], ids=lambda k: k.__name__)
+                                    k_hypot_three, k_math_unknown, k_erfc_int_pointer],
+                         ids=lambda k: k.__name__)
 def test_misuse_is_a_compile_error_at_its_place(kernel):
     swage_testing.expect_compile_error_at_marker(kernel, __file__, {"X": "*f32"})

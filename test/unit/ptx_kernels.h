@@ -25,7 +25,7 @@ static const ir_op_kind unary_ops[] = {IR_NEG, IR_NOT, IR_ABS, IR_EXP, IR_EXP2, 
                                        IR_SQRT, IR_RSQRT, IR_FLOOR, IR_CEIL, IR_SIN, IR_COS, IR_SIGMOID,
                                        IR_ERF, IR_TRUNC, IR_ROUND, IR_RINT, IR_TAN, IR_ASIN, IR_ACOS,
                                        IR_ATAN, IR_SINH, IR_COSH, IR_TANH, IR_ASINH, IR_ACOSH, IR_ATANH,
-                                       IR_EXPM1, IR_LOG1P, IR_LOG10, IR_EXP10, IR_CBRT};
+                                       IR_EXPM1, IR_LOG1P, IR_LOG10, IR_EXP10, IR_CBRT, IR_ERFC};
 static const char *const cmp_predicates[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 #define NBINARY ((int)(sizeof binary_ops / sizeof binary_ops[0]))
 #define NUNARY ((int)(sizeof unary_ops / sizeof unary_ops[0]))

@@ -83,9 +83,9 @@ static void test_compile_errors(void)
     const char *bool_offset = "def k(x_ptr, out_ptr):\n    sl.store(out_ptr, sl.load(x_ptr + True))\n";
     expect_failure_without_leak("x_ptr + True", bool_offset, 0, "x_ptr=*f32,out_ptr=*f32", NULL,
                                 SWAGE_ERROR_COMPILE, "not by the bool True");
-    const char *overflow = "def k(out_ptr):\n    sl.store(out_ptr, 2 ** 63)\n";
-    expect_failure_without_leak("2 ** 63", overflow, 0, "out_ptr=*i64", NULL, SWAGE_ERROR_COMPILE,
-                                "overflows int64");
+    const char *overflow = "def k(out_ptr):\n    sl.store(out_ptr, 2 ** 64)\n";
+    expect_failure_without_leak("2 ** 64", overflow, 0, "out_ptr=*i64", NULL, SWAGE_ERROR_COMPILE,
+                                "overflows 64 bits");
     const char *with_nul = "def k(out_ptr):\n    sl.store(out_ptr, 1)\0\n    sl.store(out_ptr, 2)\n";
     size_t nul_length = 67;
     CHECK(with_nul[40] == 0 && with_nul[nul_length - 1] == '\n', "the NUL test text");

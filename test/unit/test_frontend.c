@@ -210,6 +210,9 @@ static void test_valid(void)
                 "  (assign numerator (call (attr sl exp) (- x maximum)))\n"
                 "  (assign denominator (call (attr sl sum) numerator))\n"
                 "  (expr (call (attr sl store_segment) output_ptr segment (/ numerator denominator))))\n");
+    /* from 2**63 to 2**64 - 1 a literal is a uint64 (Triton's to_tensor) */
+    expect_tree("uint64 literals", "def k(a):\n    c = 9223372036854775808 + 0xFFFF_FFFF_FFFF_FFFF\n",
+                "(def k (params a)\n  (assign c (+ 9223372036854775808 18446744073709551615)))\n");
     expect_tree("small", "def k(a, b):\n    c = a + b * 2\n    return\n",
                 "(def k (params a b)\n  (assign c (+ a (* b 2)))\n  (return))\n");
     expect_tree("precedence",
@@ -506,7 +509,8 @@ static const error_case error_cases[] = {
     {"junk after expression", D "    y = x 2\n", 1, 2, 11, "expected end of statement, found number '2'"},
     {"ifexp without else", D "    y = a if b\n", 1, 2, 15, "expected 'else' in the conditional expression"},
     {"if on a shared line", D "    y = 1; if x: pass\n", 1, 2, 12, "must start on a new line"},
-    {"integer too large", D "    y = 9223372036854775808\n", 1, 2, 9, "integer literal is too large"},
+    {"integer too large", D "    y = 18446744073709551616\n", 1, 2, 9, "integer literal is too large"},
+    {"hex integer too large", D "    y = 0x1_0000_0000_0000_0000\n", 1, 2, 9, "the largest is 18446744073709551615"},
     {"leading zeros", D "    y = 0755\n", 1, 2, 9, "leading zeros"},
     {"bad hex", D "    y = 0xg1\n", 1, 2, 9, "invalid hexadecimal literal"},
     {"octal glued to a name", D "    y = 0or 1\n", 1, 2, 9, "invalid octal literal"},

@@ -250,6 +250,7 @@ static double software_bound64(ir_op_kind op, double x, double y)
     case IR_LOG1P: return 3.5;
     case IR_EXPM1: return 3;
     case IR_CBRT: return 2;
+    case IR_ERFC: return 4; /* test_ptx_math measured 3.20 against erfcl */
     case IR_POW: {
         double p = y * log(fabs(x));
         return 3 + (isfinite(p) ? fabs(p) : 0) * 0x1p-3;

@@ -73,6 +73,7 @@ static const fn fns[] = {
     {IR_LOG10, log10l, NULL, 0, 1e6, 2, 0.51},
     {IR_EXP10, ref_exp10, NULL, -330, 310, 2, 0.51},
     {IR_CBRT, cbrtl, NULL, -1000, 1000, 1, 0.51},
+    {IR_ERFC, erfcl, NULL, -6, 28, 4, 0.51},
     {IR_TRUNC, truncl, NULL, -1e6, 1e6, 0, 0},
     {IR_ROUND, roundl, NULL, -1e6, 1e6, 0, 0},
     {IR_RINT, nearbyintl, NULL, -1e6, 1e6, 0, 0},

@@ -400,6 +400,12 @@ static void test_fma_erf(void)
     CHECK(!ir_eval_ternary(IR_ADD, DT_F32, h, k, z, &r), "only fma is ternary");
     CHECK(un_f(IR_ERF, DT_F64, 0.5) == erf(0.5) && un_f(IR_ERF, DT_F32, -10) == -1.0, "erf");
     CHECK(isnan(un_f(IR_ERF, DT_F32, NAN)), "erf(nan)");
+    /* erfc keeps its relative precision where erf(x) rounds to 1 */
+    CHECK(un_f(IR_ERFC, DT_F64, 0.5) == (double)erfcl(0.5L) && un_f(IR_ERFC, DT_F64, 10) > 2e-45 &&
+              un_f(IR_ERFC, DT_F64, 10) < 2.1e-45 && un_f(IR_ERFC, DT_F32, -10) == 2.0 &&
+              un_f(IR_ERFC, DT_F32, 11) == 0.0 && un_f(IR_ERFC, DT_F32, 9) > 0,
+          "erfc");
+    CHECK(isnan(un_f(IR_ERFC, DT_F64, NAN)) && un_f(IR_ERFC, DT_F64, INFINITY) == 0, "erfc(nan), erfc(inf)");
 }
 
 static void test_int_wrap(void)

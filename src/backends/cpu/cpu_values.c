@@ -287,7 +287,7 @@ bool cpu_is_value_op(ir_op_kind kind)
     case IR_TRUNC: case IR_ROUND: case IR_RINT: case IR_TAN: case IR_ASIN: case IR_ACOS:
     case IR_ATAN: case IR_SINH: case IR_COSH: case IR_TANH: case IR_ASINH: case IR_ACOSH:
     case IR_ATANH: case IR_EXPM1: case IR_LOG1P: case IR_LOG10: case IR_EXP10: case IR_CBRT:
-    case IR_ATAN2: case IR_POW: case IR_HYPOT: case IR_FMOD: case IR_COPYSIGN:
+    case IR_ERFC: case IR_ATAN2: case IR_POW: case IR_HYPOT: case IR_FMOD: case IR_COPYSIGN:
     case IR_FMA: case IR_CAST: case IR_BITCAST:
     case IR_SPLAT: case IR_REDUCE: case IR_SIMT_VREDUCE:
         return true;
@@ -312,7 +312,7 @@ bool cpu_exec_value_op(cpu_ctx *c, const ir_op *op)
     case IR_COS: case IR_SIGMOID: case IR_ERF: case IR_TRUNC: case IR_ROUND: case IR_RINT:
     case IR_TAN: case IR_ASIN: case IR_ACOS: case IR_ATAN: case IR_SINH: case IR_COSH:
     case IR_TANH: case IR_ASINH: case IR_ACOSH: case IR_ATANH: case IR_EXPM1: case IR_LOG1P:
-    case IR_LOG10: case IR_EXP10: case IR_CBRT:
+    case IR_LOG10: case IR_EXP10: case IR_CBRT: case IR_ERFC:
         return exec_unary(c, op);
     case IR_CAST:
     case IR_BITCAST: return exec_cast(c, op);

@@ -686,7 +686,7 @@ static bool emit_function(ptx_emitter *e, const ir_op *func, const ptx_target *t
 /* What the module declares before its entries, gathered from them. */
 typedef struct module_decls {
     int version;
-    bool two_over_pi, erf_table, vprintf;
+    bool two_over_pi, erf_table, erfc_table, vprintf;
     strbuf strings; /* .global format strings */
     int nstrings;
 } module_decls;
@@ -733,6 +733,7 @@ static bool emit_entry(const ir_module *m, const ir_op *func, const ptx_target *
             md->version = e->need_version;
         md->two_over_pi = md->two_over_pi || e->two_over_pi;
         md->erf_table = md->erf_table || e->erf_table;
+        md->erfc_table = md->erfc_table || e->erfc_table;
         md->vprintf = md->vprintf || e->vprintf;
     }
     sb_free(&e->body);
@@ -789,6 +790,8 @@ bool ptx_emit_module(const ir_module *m, const ptx_target *target, strbuf *out, 
             sb_puts(out, ptx_two_over_pi_decl);
         if (md.erf_table)
             sb_puts(out, ptx_erf_table_decl);
+        if (md.erfc_table)
+            sb_puts(out, ptx_erfc_table_decl);
         if (md.vprintf)
             sb_puts(out, PTX_VPRINTF_DECL);
         sb_putn(out, md.strings.data ? md.strings.data : "", md.strings.len);

@@ -231,4 +231,52 @@
     "and.b32 $r9, $r0, 1; setp.ne.u32 $p8, $r9, 0; selp.f64 $e9, $e8, $e7, $p8;"        \
     "and.b32 $r9, $r0, 2; setp.ne.u32 $p8, $r9, 0; @$p8 neg.f64 $e9, $e9; mov.f64 $d, $e9;"
 
+/* ---- erf ------------------------------------------------------------------------
+ * No instruction computes it, so it is computed in f64 for every float
+ * dtype (f32 and narrower convert first and round the f64 result once).
+ * |x| < 0.5: x * P(x^2), the Taylor series of erf to x^25 (truncation
+ * below 2^-57); 0.5 <= |x| < 6: the Taylor polynomial of degree 14 of erf
+ * around the centre of x's interval of width 1/4 (22 intervals, centres
+ * 0.625 + k/4, |t| <= 1/8, truncation below 2^-60), its coefficients in
+ * the module-level table PTX_ERF_TABLE (row k: erf(c), then the
+ * coefficients of t^1 .. t^14); |x| >= 6: +-1 (erfc(6) < 2^-54). Every
+ * coefficient was computed in 80-digit decimal arithmetic and rounded
+ * once. A C model of this sequence is within 1.7 ulp of long-double erfl
+ * over the whole range (and its f32 results equal erf rounded to f32 on
+ * every argument sampled). Uses $e0-$e8, $r0, $l0-$l1, $p0-$p2. */
+#define ERF_F64(X, Y)                                                                  \
+    "abs.f64 $e0, " X "; setp.lt.f64 $p0, $e0, " F64_HALF "; @!$p0 bra $L0;"    \
+    "mul.rn.f64 $e1, " X ", " X "; mov.f64 $e2, 0d3DD9E6AD5E55A730;"            \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBE151D7181C5D36D; fma.rn.f64 $e2, $e2, $e1, 0d3E4FCC5720624C1C;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBE85F742EC43E71A; fma.rn.f64 $e2, $e2, $e1, 0d3EBB9E6C9DC651A3;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBEEF4D25C3E0C2EB; fma.rn.f64 $e2, $e2, $e1, 0d3F1F9A326F9B89B7;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBF4C02DB40040B86; fma.rn.f64 $e2, $e2, $e1, 0d3F7565BCD0E6A53F;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBF9B82CE31288B51; fma.rn.f64 $e2, $e2, $e1, 0d3FBCE2F21A042BE2;" \
+    "fma.rn.f64 $e2, $e2, $e1, 0dBFD812746B0379E7; fma.rn.f64 $e2, $e2, $e1, 0d3FF20DD750429B6D;" \
+    "mul.rn.f64 $e3, " X ", $e2; bra $L2;"                                      \
+    "$L0: setp.lt.f64 $p1, $e0, 0d4018000000000000; @$p1 bra $L1;"              \
+    "mov.f64 $e3, " F64_ONE "; copysign.f64 $e3, " X ", $e3;"                   \
+    "setp.nan.f64 $p2, " X ", " X "; @$p2 add.rn.f64 $e3, " X ", " X "; bra $L2;"     \
+    "$L1: sub.rn.f64 $e4, $e0, " F64_HALF "; mul.rn.f64 $e4, $e4, 0d4010000000000000;" \
+    "cvt.rzi.s32.f64 $r0, $e4; min.s32 $r0, $r0, 21; cvt.rn.f64.s32 $e5, $r0;"  \
+    "fma.rn.f64 $e5, $e5, 0d3FD0000000000000, 0d3FE4000000000000; sub.rn.f64 $e6, $e0, $e5;" \
+    "mul.wide.u32 $l0, $r0, 120; mov.u64 $l1, " PTX_ERF_TABLE "; add.u64 $l1, $l1, $l0;" \
+    "ld.const.f64 $e7, [$l1+112];"                                              \
+    "ld.const.f64 $e8, [$l1+104]; fma.rn.f64 $e7, $e7, $e6, $e8;"               \
+    "ld.const.f64 $e8, [$l1+96]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+88]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+80]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+72]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+64]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+56]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+48]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+40]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+32]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+24]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+16]; fma.rn.f64 $e7, $e7, $e6, $e8;"                \
+    "ld.const.f64 $e8, [$l1+8]; fma.rn.f64 $e7, $e7, $e6, $e8;"                 \
+    "ld.const.f64 $e8, [$l1]; fma.rn.f64 $e7, $e7, $e6, $e8;"                   \
+    "copysign.f64 $e3, " X ", $e7;"                                             \
+    "$L2: mov.f64 " Y ", $e3;"
+
 #endif

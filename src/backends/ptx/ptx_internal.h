@@ -53,7 +53,8 @@ typedef struct ptx_emitter {
     int smem_bytes;
     ptx_reg smem_base;      /* u32 shared-window address of the array */
     bool two_over_pi;       /* declare PTX_TWO_OVER_PI (float64 sin/cos use it) */
-    bool erf_table;         /* declare PTX_ERF_TABLE (erf uses it) */
+    bool erf_table;         /* declare PTX_ERF_TABLE (erf and erfc use it) */
+    bool erfc_table;        /* declare PTX_ERFC_TABLE (erfc uses it) */
     bool vprintf;           /* declare vprintf (simt.print calls it) */
     int print_bytes;        /* the .local argument buffer of vprintf; 0: none */
     strbuf *strings;        /* the module's .global strings (format strings) */
@@ -74,6 +75,9 @@ extern const char ptx_two_over_pi_decl[];
 /* The Taylor coefficients erf reads (ptx_ops.c), a .const array of f64. */
 #define PTX_ERF_TABLE "__swage_erf_table"
 extern const char ptx_erf_table_decl[];
+/* The polynomials of erfcx that erfc reads (ptx_math.c), .const f64. */
+#define PTX_ERFC_TABLE "__swage_erfc_table"
+extern const char ptx_erfc_table_decl[];
 
 /* ---- emit.c: the driver, registers, labels, templates ------------------- */
 

@@ -991,6 +991,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_LOG10] = emit_elementwise_op,
     [IR_EXP10] = emit_elementwise_op,
     [IR_CBRT] = emit_elementwise_op,
+    [IR_ERFC] = emit_elementwise_op,
     [IR_ATAN2] = emit_elementwise_op,
     [IR_POW] = emit_elementwise_op,
     [IR_HYPOT] = emit_elementwise_op,

@@ -53,8 +53,8 @@ def offset_is_bool(x_ptr):
 
 
 def overflow(out_ptr):
-    sl.store(out_ptr, 3037000500 * 3037000500)
-# OVERFLOW: limits.py:[[# @LINE - 1]]:23: error: constant expression overflows int64 (3037000500 * 3037000500)
+    sl.store(out_ptr, 4294967296 * 4294967296)
+# OVERFLOW: limits.py:[[# @LINE - 1]]:23: error: constant expression overflows 64 bits (4294967296 * 4294967296): integer constants are int64, or uint64 from 2**63 to 2**64 - 1
 
 
 def store_constexpr(out_ptr, N: sl.constexpr):
