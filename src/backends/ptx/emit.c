@@ -72,6 +72,15 @@ bool ptx_compile_error(ptx_emitter *e, const char *fmt, ...)
 /* ---- the template expander ------------------------------------------------ */
 
 enum { TEMPS = 16 };
+/* The threads a sub-warp or warp streamer (auto's direct kernel for
+ * segments of several tiles) asks ptxas to fit on one multiprocessor, as
+ * .minnctapersm: 1536 holds a 128-thread kernel to 40 registers (a sum's
+ * took 44 unasked: 40 resident warps instead of 48). On the H200, side by
+ * side (bench/results/variants-2026-12-02i-h200.txt): medium-uniform sums
+ * 70.8% -> 77.0% of the copy bandwidth, bimodal 60.9% -> 62.8%, softmax
+ * unchanged; 2048 (32 registers, a few spilled) lost medium-uniform (68.3%
+ * sums, 48.2% softmax). */
+enum { STREAMER_SM_THREADS = 1536 };
 
 typedef struct expansion {
     ptx_emitter *e;
@@ -668,7 +677,14 @@ static bool emit_function(ptx_emitter *e, const ir_op *func, const ptx_target *t
     if (ok) {
         /* the entry; the module header is bound last, by ptx_emit_module */
         sb_printf(out, ".visible .entry %s(\n%s)\n", name, e->params.data ? e->params.data : "");
-        sb_printf(out, ".maxntid %lld, 1, 1\n{\n", (long long)threads->i);
+        sb_printf(out, ".maxntid %lld, 1, 1\n", (long long)threads->i);
+        const ir_attr *group = ir_attr_get(func, "sw.program_threads");
+        if (ir_attr_get(func, "sw.stream_form") && group && group->kind == ATTR_INT && group->i <= 32 &&
+            threads->i > 0 && threads->i <= STREAMER_SM_THREADS)
+            /* a sub-warp or warp streamer: its pairs of tiles in flight
+             * would otherwise take registers at the cost of occupancy */
+            sb_printf(out, ".minnctapersm %lld\n", (long long)(STREAMER_SM_THREADS / threads->i));
+        sb_puts(out, "{\n");
         for (int c = 0; c < RC_COUNT; c++)
             if (e->nregs[c])
                 sb_printf(out, "\t.reg %s %s<%d>;\n", class_decl[c], class_prefix[c], e->nregs[c] + 1);

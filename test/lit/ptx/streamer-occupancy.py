@@ -1,0 +1,57 @@
+# REQUIRES: emit-ptx
+# Auto's sub-warp and warp streamers (direct kernels for segments of
+# several tiles, whose tasks keep two tiles in flight) ask ptxas for 12
+# CTAs of 128 threads a multiprocessor (.minnctapersm 12: at most 40
+# registers; docs/schedules.md). No other kernel carries the hint: not the
+# single-tile direct kernels, not the CTA streamer (a CTA a task: it would
+# spill), not the persistent lists, not a plain grid kernel.
+# RUN: %swage compile %s --kernel segment_total --signature 'values_ptr=*f32,offsets_ptr=*i32,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=ONE
+# RUN: %swage compile %s --kernel segment_softmax --signature 'values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=SOFT
+# RUN: %swage compile %s --kernel scale --signature 'x_ptr=*f32,n=i32' --emit=ptx | FileCheck %s --check-prefix=PLAIN
+import swage as sw
+import swage.language as sl
+
+
+@sw.jit
+def segment_total(values_ptr, offsets_ptr, out_ptr):
+    sid = sl.segment_id(0)
+    sl.store(out_ptr + sid, sl.sum(sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))))
+
+
+@sw.jit
+def segment_softmax(values_ptr, offsets_ptr, out_ptr):
+    segment = sl.segment(values_ptr, offsets_ptr, sl.segment_id(0))
+    x = sl.load_segment(segment)
+    e = sl.exp(x - sl.max(x))
+    sl.store_segment(out_ptr, segment, e / sl.sum(e))
+
+
+@sw.jit
+def scale(x_ptr, n, BLOCK: sl.constexpr = 128):
+    offs = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    sl.store(x_ptr + offs, sl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+# ONE:      .entry segment_total__direct_warp128(
+# ONE:      .maxntid 128, 1, 1
+# ONE-NEXT: {
+# ONE:      .entry segment_total__direct_subwarp64_stream(
+# ONE:      .maxntid 128, 1, 1
+# ONE-NEXT: .minnctapersm 12
+# ONE-NEXT: {
+# ONE:      .entry segment_total__direct_cta1024_stream(
+# ONE:      .maxntid 128, 1, 1
+# ONE-NEXT: {
+# ONE:      .entry segment_total__lists(
+# ONE:      .maxntid 256, 1, 1
+# ONE-NEXT: {
+
+# SOFT:      .entry segment_softmax__direct_warp128_stream(
+# SOFT:      .maxntid 128, 1, 1
+# SOFT-NEXT: .minnctapersm 12
+# SOFT-NEXT: {
+# SOFT:      .entry segment_softmax__direct_cta1024_stream(
+# SOFT:      .maxntid 128, 1, 1
+# SOFT-NEXT: {
+
+# PLAIN:     .entry scale(
+# PLAIN-NOT: .minnctapersm
