@@ -72,9 +72,9 @@ static bool want_tile(irgen *g, const char *name, const ast_expr *a, gval v, ir_
         return false;
     if (v.kind == GV_IR && ig_type(g, v).kind == TY_TILE && !ig_type(g, v).ptr_elem) {
         if (ig_type(g, v).rank >= 2 && !any_rank) {
-            ig_error(g, a->loc, "sl.%s needs a 1-D tile, not a %s: scans, reductions with a combine "
-                                "function, histograms and gathers have no axis form for tiles of "
-                                "several dimensions yet", name, ig_type_name(ig_type(g, v), buf));
+            ig_error(g, a->loc, "sl.%s needs a 1-D tile, not a %s (as Triton's, it has no form for "
+                                "tiles of several dimensions: reshape the tile to 1-D first)", name,
+                     ig_type_name(ig_type(g, v), buf));
             return false;
         }
         *out = v.v;
@@ -282,6 +282,29 @@ static bool reduce_axis(irgen *g, const char *name, const ast_expr *a, ir_type t
     return ig_axis_arg(g, a, v, rank, axis);
 }
 
+/* The axis of a scan or gather of a tile of type t: 0 or -1 for a 1-D tile
+ * (out: -1, no axis attribute); for one of several dims any of its axes,
+ * negative ones from the end (out: 0 .. rank-1). a NULL: axis 0. */
+static bool scan_axis(irgen *g, const char *name, const ast_expr *a, ir_type t, int *axis)
+{
+    *axis = -1;
+    int rank = ig_dims(t, NULL);
+    if (rank < 2)
+        return want_axis(g, name, a, false);
+    if (!a) {
+        *axis = 0;
+        return true;
+    }
+    gval v = ig_expr(g, a);
+    if (v.kind == GV_ERROR)
+        return false;
+    if (v.kind == GV_NONE) {
+        ig_error(g, a->loc, "sl.%s: the axis must be an integer, not None", name);
+        return false;
+    }
+    return ig_axis_arg(g, a, v, rank, axis);
+}
+
 static ir_value flat(irgen *g, src_loc loc, ir_value x)
 {
     int32_t len = ir_value_type(g->m, x).len;
@@ -293,7 +316,9 @@ static gval lower_cum(irgen *g, const ast_expr *call, const char *name, const as
 {
     bool sum = !strcmp(name, "cumsum"), reverse;
     ir_value x;
-    if (!want_tile(g, name, args[0], self, &x, false) || !want_axis(g, name, args[1], false) ||
+    int axis;
+    if (!want_tile(g, name, args[0], self, &x, true) ||
+        !scan_axis(g, name, args[1], ir_value_type(g->m, x), &axis) ||
         !want_flag(g, name, "reverse", args[2], false, &reverse))
         return (gval){0};
     ir_dtype dt = (ir_dtype)ir_value_type(g->m, x).dtype, to = dt;
@@ -312,7 +337,7 @@ static gval lower_cum(irgen *g, const ast_expr *call, const char *name, const as
         to = ig_sum_dtype(dt); /* as sl.sum */
     x = ig_cast(g, call->loc, x, to);
     combine_region cr;
-    if (x == IR_NO_VALUE || !begin_combine(g, IR_SCAN, call->loc, &x, 1, &cr, -1))
+    if (x == IR_NO_VALUE || !begin_combine(g, IR_SCAN, call->loc, &x, 1, &cr, axis))
         return (gval){0};
     ir_attr_set_bool(g->m, cr.op, "reverse", reverse);
     ir_value y = emit2(g, call->loc, sum ? IR_ADD : IR_MUL, cr.args[0], cr.args[1]);
@@ -325,8 +350,8 @@ static gval lower_user(irgen *g, const ast_expr *call, const char *name, const a
 {
     bool scan = !strcmp(name, "associative_scan"), flag, flatten = false;
     ir_value xs[MAX_SCANNED];
-    int k = want_tiles(g, name, args[0], self, xs, !scan), axis = -1;
-    if (!k || !(scan ? want_axis(g, name, args[1], false)
+    int k = want_tiles(g, name, args[0], self, xs, true), axis = -1;
+    if (!k || !(scan ? scan_axis(g, name, args[1], ir_value_type(g->m, xs[0]), &axis)
                      : reduce_axis(g, name, args[1], ir_value_type(g->m, xs[0]), &axis, &flatten)) ||
         !want_flag(g, name, scan ? "reverse" : "keep_dims", args[3], false, &flag))
         return (gval){0};
@@ -453,22 +478,39 @@ static gval lower_histogram(irgen *g, const ast_expr *call, const char *name, co
     return gv_ir(ig_emit1(g, IR_HISTOGRAM, call->loc, ops, n, ir_type_tile(DT_I32, (int32_t)bins)));
 }
 
-/* gather (src, index, axis). */
+/* gather (src, index, axis), as Triton's: src and index of one rank, equal
+ * in every dim but the axis; the result has index's shape, and its element
+ * at (.., i, ..) is src's at (.., index[.., i, ..], ..) (i at the axis). */
 static gval lower_gather(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,
                          gval self)
 {
-    char buf[64];
+    char buf[64], b2[64];
     ir_value src, index;
-    if (!want_tile(g, name, args[0], self, &src, false) ||
-        !want_tile(g, name, args[1], ig_expr(g, args[1]), &index, false) || !want_axis(g, name, args[2], false))
+    int axis;
+    if (!want_tile(g, name, args[0], self, &src, true) ||
+        !want_tile(g, name, args[1], ig_expr(g, args[1]), &index, true))
         return (gval){0};
-    ir_type it = ir_value_type(g->m, index);
+    ir_type st = ir_value_type(g->m, src), it = ir_value_type(g->m, index);
     if (!ir_dtype_is_int((ir_dtype)it.dtype) || it.dtype == DT_I1)
         return ig_error(g, args[1]->loc, "sl.gather: the index must be a tile of integers, not %s",
                         ig_type_name(it, buf));
+    int32_t sd[IR_MAX_RANK], id[IR_MAX_RANK];
+    int rank = ig_dims(st, sd);
+    if (ig_dims(it, id) != rank)
+        return ig_error(g, args[1]->loc, "sl.gather: the source %s and the index %s must have the same "
+                        "number of dimensions", ig_shape_text(st, buf), ig_shape_text(it, b2));
+    if (!scan_axis(g, name, args[2], st, &axis))
+        return (gval){0};
+    for (int d = 0; d < rank && axis >= 0; d++)
+        if (d != axis && sd[d] != id[d])
+            return ig_error(g, args[1]->loc, "sl.gather: the index %s must match the source %s in every "
+                            "dimension but the axis (%d), and differs in dimension %d",
+                            ig_shape_text(it, b2), ig_shape_text(st, buf), axis, d);
     ir_value ops[2] = {src, index};
-    ir_dtype dt = (ir_dtype)ir_value_type(g->m, src).dtype;
-    return gv_ir(ig_emit1(g, IR_GATHER, call->loc, ops, 2, ir_type_tile(dt, it.len)));
+    ir_value r = ig_emit1(g, IR_GATHER, call->loc, ops, 2, ir_type_like(it, ir_type_elem(st)));
+    if (r != IR_NO_VALUE && axis >= 0)
+        ir_attr_set_int(g->m, g->m->values[r].def, "axis", ir_type_scalar(DT_I32), axis);
+    return gv_ir(r);
 }
 
 gval ig_scan_builtin(irgen *g, const ast_expr *call, const char *name, const ast_expr *const *args,

@@ -17,7 +17,7 @@ static bool fail(verifier *v, const ir_op *op, const char *fmt, ...)
     return false;
 }
 
-/* 1-D tiles only: scans, histograms and gathers have no axis form yet. */
+/* A 1-D tile of numbers (without an axis attribute, the only kind). */
 static bool is_number_tile(ir_type t) { return t.kind == TY_TILE && !t.ptr_elem && t.rank == 0; }
 
 /* sw.scan / sw.reduce_fn: k >= 1 tiles of numbers of one length; results
@@ -34,15 +34,15 @@ static bool check_combine_op(verifier *v, const ir_op *op)
     int32_t len = operand_type(v, op, 0).len;
     const ir_attr *axis = ir_attr_get(op, "axis");
     if (axis) {
-        /* sw.reduce_fn along an axis: tiles of one shape, of rank >= 2 */
+        /* along an axis: tiles of one shape, of rank >= 2 */
         ir_type x0 = operand_type(v, op, 0);
         int rank = ir_tile_dims(x0, NULL);
-        if (scan || axis->kind != ATTR_INT || rank < 2 || axis->i < 0 || axis->i >= rank)
+        if (axis->kind != ATTR_INT || rank < 2 || axis->i < 0 || axis->i >= rank)
             return fail(v, op, "'%s' attribute 'axis' must be an integer in 0..rank-1 of tiles of rank >= 2 "
                         "(%s)", name_of(op), TY(x0, a));
         for (int i = 0; i < k; i++) {
             ir_type x = operand_type(v, op, i), r = result_type(v, op, i);
-            ir_type want = ir_reduce_axis_type(x, (int)axis->i);
+            ir_type want = scan ? x : ir_reduce_axis_type(x, (int)axis->i);
             if (x.kind != TY_TILE || x.ptr_elem || !ir_type_eq(ir_type_like(x, ir_type_scalar(DT_I32)),
                                                                ir_type_like(x0, ir_type_scalar(DT_I32))))
                 return fail(v, op, "'%s' operand #%d type %s must be a tile of numbers of the first "
@@ -55,7 +55,8 @@ static bool check_combine_op(verifier *v, const ir_op *op)
         ir_type x = operand_type(v, op, i), r = result_type(v, op, i);
         if (!is_number_tile(x) || x.len != len)
             return fail(v, op, "'%s' operand #%d type %s must be a 1-D tile of numbers of the first "
-                        "operand's length", name_of(op), i, TY(x, a));
+                        "operand's length (tiles of several dimensions need attribute 'axis')",
+                        name_of(op), i, TY(x, a));
         ir_type want = scan ? x : ir_type_elem(x);
         if (!ir_type_eq(r, want))
             return fail(v, op, "'%s' result #%d type %s must be %s", name_of(op), i, TY(r, a),
@@ -98,16 +99,35 @@ static bool check_histogram(verifier *v, const ir_op *op)
     return true;
 }
 
-/* sw.gather (src : tensor<NxT>, index : integer tile of M) -> tensor<MxT>. */
+/* sw.gather (src : tensor<NxT>, index : integer tile of M) -> tensor<MxT>;
+ * with attr axis, src and index of one rank >= 2, equal but at the axis,
+ * and the result in index's shape. */
 static bool check_gather(verifier *v, const ir_op *op)
 {
     char a[64], b[64];
     ir_type src = operand_type(v, op, 0), index = operand_type(v, op, 1), r = result_type(v, op, 0);
-    if (!is_number_tile(src))
-        return fail(v, op, "'sw.gather' source type %s must be a tile of numbers", TY(src, a));
-    if (!is_number_tile(index) || !ir_dtype_is_int(elem_dtype(index)) || index.dtype == DT_I1)
-        return fail(v, op, "'sw.gather' index type %s must be a tile of integers", TY(index, a));
-    ir_type want = ir_type_tile(elem_dtype(src), index.len);
+    const ir_attr *axis = ir_attr_get(op, "axis");
+    if (axis) {
+        int32_t sd[IR_MAX_RANK], id[IR_MAX_RANK];
+        int rank = src.kind == TY_TILE ? ir_tile_dims(src, sd) : 0;
+        if (src.kind != TY_TILE || src.ptr_elem || axis->kind != ATTR_INT || rank < 2 || axis->i < 0 ||
+            axis->i >= rank)
+            return fail(v, op, "'sw.gather' attribute 'axis' must be an integer in 0..rank-1 of a source "
+                        "tile of numbers of rank >= 2 (%s)", TY(src, a));
+        bool same = index.kind == TY_TILE && ir_tile_dims(index, id) == rank;
+        for (int d = 0; d < rank && same; d++)
+            same = d == axis->i || sd[d] == id[d];
+        if (!same || index.ptr_elem || !ir_dtype_is_int(elem_dtype(index)) || index.dtype == DT_I1)
+            return fail(v, op, "'sw.gather' index type %s must be a tile of integers of the source's "
+                        "rank and dims but at the axis (%s)", TY(index, a), TY(src, b));
+    } else {
+        if (!is_number_tile(src))
+            return fail(v, op, "'sw.gather' source type %s must be a 1-D tile of numbers (tiles of "
+                        "several dimensions need attribute 'axis')", TY(src, a));
+        if (!is_number_tile(index) || !ir_dtype_is_int(elem_dtype(index)) || index.dtype == DT_I1)
+            return fail(v, op, "'sw.gather' index type %s must be a 1-D tile of integers", TY(index, a));
+    }
+    ir_type want = ir_type_like(index, ir_type_elem(src));
     if (!ir_type_eq(r, want))
         return fail(v, op, "'sw.gather' result type %s must be %s (the source's element type in the "
                     "index's shape)", TY(r, a), TY(want, b));

@@ -806,21 +806,65 @@ bool ls_smem_fits(lowerer *lw, ir_op *op, int32_t bytes)
 
 enum { MAX_COMBINED = 16, MAX_SLOTS = 1024 };
 
-/* sw.scan and sw.reduce_fn. Over T threads (W = T/32 warps), a tile of N
- * elements, Vc = max(1, N/T):
- *   A. owners store their slots to shared memory in scan order
- *      (position N-1-i for element i of a reverse scan); barrier;
+static int log2_of(int64_t x)
+{
+    int k = 0;
+    while (((int64_t)1 << k) < x)
+        k++;
+    return k;
+}
+
+static ir_value vec_i32(lowerer *lw, ir_op *pos, int32_t slots, int32_t k)
+{
+    return ls_splat(lw, pos, ls_i32_const(lw, pos, k), slots);
+}
+
+/* The scan position of this thread's elements e (a vector of n/V slots)
+ * for a scan along the bit field [lo, lo + log L) of the element index:
+ * the field moves to the lowest bits, so that each line along the axis is
+ * L consecutive positions, in scan order (reversed for `reverse`). */
+static ir_value scan_position(lowerer *lw, ir_op *pos, ir_value e, int32_t n, int32_t L, int lo, bool reverse)
+{
+    int32_t slots = ir_value_type(lw->m, e).len;
+    if (L == n) /* one line: the 1-D scan */
+        return reverse ? ls_binary(lw, pos, IR_SUB, vec_i32(lw, pos, slots, n - 1), e) : e;
+    int bits = log2_of(L), hi = lo + bits;
+    ir_value p = e;
+    if (lo > 0) {
+        ir_value high = ls_binary(lw, pos, IR_AND, e, vec_i32(lw, pos, slots, ~((1 << hi) - 1)));
+        ir_value low = ls_binary(lw, pos, IR_AND, e, vec_i32(lw, pos, slots, (1 << lo) - 1));
+        ir_value along = ls_binary(lw, pos, IR_AND, ls_binary(lw, pos, IR_SHR, e, vec_i32(lw, pos, slots, lo)),
+                                   vec_i32(lw, pos, slots, L - 1));
+        p = ls_binary(lw, pos, IR_OR, ls_binary(lw, pos, IR_SHL, low, vec_i32(lw, pos, slots, bits)), along);
+        p = ls_binary(lw, pos, IR_OR, high, p);
+    }
+    return reverse ? ls_binary(lw, pos, IR_XOR, p, vec_i32(lw, pos, slots, L - 1)) : p;
+}
+
+/* sw.scan (along an axis too) and sw.reduce_fn. Over T threads (W = T/32
+ * warps), a tile of N elements, Vc = max(1, N/T); a scan along an axis of
+ * length L scans the N/L lines along it independently (a scan of a 1-D
+ * tile, or a reduction, is one line: L = N):
+ *   A. owners store their slots to shared memory in scan order: each line
+ *      is L consecutive positions (position N-1-i for element i of a
+ *      reverse 1-D scan, line*L + L-1-j for a reverse one along an axis);
+ *      barrier;
  *   B. thread t loads positions t*Vc .. t*Vc+Vc-1 (threads past N load
- *      position N-1 and are ignored) and scans them sequentially;
- *   C. an inclusive scan of the threads' totals within each warp by
- *      simt.shfl_up (offsets 1, 2, 4, 8, 16: lane l combines lane l-o's
- *      value with its own when l >= o);
- *   D. with W > 1: lane 31 of each warp stores its total, barrier, each
- *      thread combines the totals of the warps before its own in order;
+ *      position N-1 and are ignored) and scans them sequentially, starting
+ *      again at each line's first position; when L <= Vc every line lies
+ *      in one thread, and the positions go back to shared memory (E);
+ *   C. otherwise each line spans S = L/Vc threads (aligned): an inclusive
+ *      scan of the threads' totals within each group of min(S, 32) lanes
+ *      by simt.shfl_up (offsets 1, 2, 4, ..: lane l combines lane l-o's
+ *      value with its own when l mod S >= o);
+ *   D. with S > 32: lane 31 of each warp stores its total, barrier, each
+ *      thread combines the totals of the warps before its own in its line
+ *      in order;
  *   E. a scan: thread t's exclusive prefix (lane t-1's inclusive value by
  *      simt.shfl_up 1, the warp prefix for lane 0) is combined into each
- *      of its positions, which go back to shared memory; barrier; every
- *      thread loads its slots of the result; barrier.
+ *      of its positions unless t begins a line, and they go back to shared
+ *      memory; barrier; every thread loads its slots of the result;
+ *      barrier.
  *      A reduction: the thread holding the last position stores its
  *      inclusive value, barrier, every thread loads it, barrier. */
 static bool lower_combine(lowerer *lw, ir_op *op)
@@ -838,6 +882,26 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     }
     const ir_attr *rev = ir_attr_get(op, "reverse");
     bool reverse = scan && rev && rev->kind == ATTR_BOOL && rev->i;
+    /* the line: L elements along the axis, at bits [lo, lo + log L) */
+    int32_t L = n;
+    int lo = 0;
+    const ir_attr *axis = scan ? ir_attr_get(op, "axis") : NULL;
+    if (axis) {
+        int32_t d[IR_MAX_RANK];
+        int rank = ir_tile_dims(ls_semantic_type(lw, op->operands[0]), d);
+        L = d[axis->i];
+        for (int i = (int)axis->i + 1; i < rank; i++)
+            lo += log2_of(d[i]);
+    }
+    if (scan && L == 1) { /* every line one element: the scan is its input */
+        for (int i = 0; i < k; i++)
+            ls_replace_value(lw, op->results[i], op->operands[i]);
+        ir_op_erase(m, op);
+        return true;
+    }
+    bool within = scan && L <= vc;        /* every line in one thread */
+    int32_t S = within ? 1 : L / vc;      /* threads per line */
+    bool whole = L == n;                  /* one line */
     ir_dtype dt[MAX_COMBINED];
     int32_t off_d[MAX_COMBINED], off_s[MAX_COMBINED], bytes = 0;
     for (int i = 0; i < k; i++) {
@@ -858,9 +922,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     }
 
     /* A. */
-    ir_value pos = ls_tile_index(lw, op, n);
-    if (reverse)
-        pos = ls_binary(lw, op, IR_SUB, ls_splat(lw, op, ls_i32_const(lw, op, n - 1), ls_slots_of(lw, n)), pos);
+    ir_value pos = scan_position(lw, op, ls_tile_index(lw, op, n), n, L, lo, reverse);
     ir_value owners = ls_owner_vec(lw, op, n);
     for (int i = 0; i < k; i++)
         ls_smem_store(lw, op, off_d[i], pos, op->operands[i], owners);
@@ -876,45 +938,60 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         ir_value p = j ? ls_binary(lw, op, IR_ADD, base, ls_i32_const(lw, op, j)) : base;
         for (int i = 0; i < k; i++)
             s[j * k + i] = ls_smem_load(lw, op, off_d[i], p, dt[i]);
-        if (j)
+        if (j % L)
             ls_combine_at(lw, op, &cb, &s[(j - 1) * k], &s[j * k], &s[j * k]);
     }
 
-    /* C. */
     ir_value cur[MAX_COMBINED], up[MAX_COMBINED], comb[MAX_COMBINED];
-    for (int i = 0; i < k; i++)
-        cur[i] = s[(vc - 1) * k + i];
-    ir_value lane = ls_binary(lw, op, IR_AND, tid, ls_i32_const(lw, op, SIMT_WARP - 1));
-    for (int o = 1; o < SIMT_WARP; o *= 2) {
-        for (int i = 0; i < k; i++)
-            up[i] = shfl_up(lw, op, cur[i], o);
-        ls_combine_at(lw, op, &cb, up, cur, comb);
-        select_all(lw, op, k, ls_cmp(lw, op, "ge", lane, ls_i32_const(lw, op, o)), comb, cur);
-    }
-
-    /* D. */
     ir_value incl[MAX_COMBINED], pref[MAX_COMBINED];
-    for (int i = 0; i < k; i++)
-        incl[i] = cur[i];
-    ir_value warp = IR_NO_VALUE;
-    if (W > 1) {
-        warp = ls_binary(lw, op, IR_SHR, tid, ls_i32_const(lw, op, 5));
-        ir_value last = ls_cmp(lw, op, "eq", lane, ls_i32_const(lw, op, SIMT_WARP - 1));
+    ir_value lane = ls_binary(lw, op, IR_AND, tid, ls_i32_const(lw, op, SIMT_WARP - 1));
+    int32_t Sl = S < SIMT_WARP ? S : SIMT_WARP;
+    /* this thread's index in its line's group of lanes */
+    ir_value in_line = Sl == SIMT_WARP ? lane : ls_binary(lw, op, IR_AND, tid, ls_i32_const(lw, op, Sl - 1));
+    if (!within) {
+        /* C. */
         for (int i = 0; i < k; i++)
-            ls_smem_store(lw, op, off_s[i], warp, cur[i], last);
-        ls_barrier(lw, op);
-        ir_value run[MAX_COMBINED], next[MAX_COMBINED];
-        for (int i = 0; i < k; i++)
-            run[i] = pref[i] = ls_smem_load(lw, op, off_s[i], ls_i32_const(lw, op, 0), dt[i]);
-        for (int w = 1; w + 1 < W; w++) {
+            cur[i] = s[(vc - 1) * k + i];
+        for (int o = 1; o < Sl; o *= 2) {
             for (int i = 0; i < k; i++)
-                next[i] = ls_smem_load(lw, op, off_s[i], ls_i32_const(lw, op, w), dt[i]);
-            ls_combine_at(lw, op, &cb, run, next, run);
-            select_all(lw, op, k, ls_cmp(lw, op, "eq", warp, ls_i32_const(lw, op, w + 1)), run, pref);
+                up[i] = shfl_up(lw, op, cur[i], o);
+            ls_combine_at(lw, op, &cb, up, cur, comb);
+            select_all(lw, op, k, ls_cmp(lw, op, "ge", in_line, ls_i32_const(lw, op, o)), comb, cur);
         }
-        ls_combine_at(lw, op, &cb, pref, cur, comb);
-        select_all(lw, op, k, ls_cmp(lw, op, "ge", warp, ls_i32_const(lw, op, 1)), comb, incl);
-    } else if (scan) {
+
+        /* D. */
+        for (int i = 0; i < k; i++)
+            incl[i] = cur[i];
+        if (S > SIMT_WARP) {
+            int32_t Sw = S / SIMT_WARP; /* warps per line */
+            ir_value warp = ls_binary(lw, op, IR_SHR, tid, ls_i32_const(lw, op, 5));
+            ir_value wi = Sw == W ? warp : ls_binary(lw, op, IR_AND, warp, ls_i32_const(lw, op, Sw - 1));
+            ir_value w0 = Sw == W ? IR_NO_VALUE : ls_binary(lw, op, IR_SUB, warp, wi);
+            ir_value last = ls_cmp(lw, op, "eq", lane, ls_i32_const(lw, op, SIMT_WARP - 1));
+            for (int i = 0; i < k; i++)
+                ls_smem_store(lw, op, off_s[i], warp, cur[i], last);
+            ls_barrier(lw, op);
+            ir_value run[MAX_COMBINED], next[MAX_COMBINED];
+            for (int w = 0; w + 1 < Sw; w++) {
+                ir_value at = ls_i32_const(lw, op, w);
+                if (w0 != IR_NO_VALUE)
+                    at = w ? ls_binary(lw, op, IR_ADD, w0, at) : w0;
+                for (int i = 0; i < k; i++)
+                    next[i] = ls_smem_load(lw, op, off_s[i], at, dt[i]);
+                if (w == 0) {
+                    for (int i = 0; i < k; i++)
+                        run[i] = pref[i] = next[i];
+                    continue;
+                }
+                ls_combine_at(lw, op, &cb, run, next, run);
+                select_all(lw, op, k, ls_cmp(lw, op, "eq", wi, ls_i32_const(lw, op, w + 1)), run, pref);
+            }
+            ls_combine_at(lw, op, &cb, pref, cur, comb);
+            select_all(lw, op, k, ls_cmp(lw, op, "ge", wi, ls_i32_const(lw, op, 1)), comb, incl);
+        } else if (scan) {
+            ls_barrier(lw, op); /* the loads of B before the stores of E */
+        }
+    } else {
         ls_barrier(lw, op); /* the loads of B before the stores of E */
     }
 
@@ -934,17 +1011,23 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     }
 
     /* E, a scan. */
-    ir_value ex[MAX_COMBINED];
-    for (int i = 0; i < k; i++)
-        ex[i] = shfl_up(lw, op, incl[i], 1);
-    if (W > 1)
-        select_all(lw, op, k, ls_cmp(lw, op, "eq", lane, ls_i32_const(lw, op, 0)), pref, ex);
-    ir_value has_prev = ls_cmp(lw, op, "ge", tid, ls_i32_const(lw, op, 1));
+    ir_value ex[MAX_COMBINED], has_prev = IR_NO_VALUE;
+    if (!within) {
+        for (int i = 0; i < k; i++)
+            ex[i] = shfl_up(lw, op, incl[i], 1);
+        if (S > SIMT_WARP)
+            select_all(lw, op, k, ls_cmp(lw, op, "eq", lane, ls_i32_const(lw, op, 0)), pref, ex);
+        ir_value first = whole ? tid : S > SIMT_WARP ? ls_binary(lw, op, IR_AND, tid, ls_i32_const(lw, op, S - 1))
+                                                     : in_line;
+        has_prev = ls_cmp(lw, op, "ge", first, ls_i32_const(lw, op, 1));
+    }
     ir_value valid = n < T ? ls_cmp(lw, op, "lt", tid, ls_i32_const(lw, op, n)) : IR_NO_VALUE;
     for (int32_t j = 0; j < vc; j++) {
         ir_value *sj = &s[j * k];
-        ls_combine_at(lw, op, &cb, ex, sj, comb);
-        select_all(lw, op, k, has_prev, comb, sj);
+        if (!within) {
+            ls_combine_at(lw, op, &cb, ex, sj, comb);
+            select_all(lw, op, k, has_prev, comb, sj);
+        }
         ir_value p = j ? ls_binary(lw, op, IR_ADD, base, ls_i32_const(lw, op, j)) : base;
         for (int i = 0; i < k; i++)
             ls_smem_store(lw, op, off_d[i], p, sj[i], valid);
@@ -959,26 +1042,53 @@ static bool lower_combine(lowerer *lw, ir_op *op)
 
 /* sw.gather: the owners of src store it to shared memory, barrier, each
  * thread loads its index slots (an index outside [0, N) reads position 0
- * and gives 0), barrier. */
+ * and gives 0), barrier. Along an axis (attr axis), the position of result
+ * element e is e with its axis field (bits [lo, lo + log Li)) replaced by
+ * the index, in the source's field (bits [lo, lo + log Ls)), and the index
+ * is checked against Ls. */
 static bool lower_gather(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
     ir_value src = op->operands[0], index = op->operands[1];
-    int32_t n = ls_tile_len(lw, src);
+    int32_t n = ls_tile_len(lw, src), len = n;
     ir_type it = ir_value_type(m, index), rt = ir_value_type(m, op->results[0]);
     ir_dtype dt = (ir_dtype)rt.dtype, idt = (ir_dtype)it.dtype;
     if (!ls_whole_cta(lw, op) || !ls_smem_fits(lw, op, n * ir_dtypes[dt].bytes))
         return false;
+    const ir_attr *axis = ir_attr_get(op, "axis");
+    int lo = 0, bits_i = 0, bits_s = 0;
+    if (axis) {
+        int32_t sd[IR_MAX_RANK], id[IR_MAX_RANK];
+        int rank = ir_tile_dims(ls_semantic_type(lw, src), sd);
+        ir_tile_dims(ls_semantic_type(lw, index), id);
+        for (int i = (int)axis->i + 1; i < rank; i++)
+            lo += log2_of(sd[i]);
+        len = sd[axis->i];
+        bits_s = log2_of(len);
+        bits_i = log2_of(id[axis->i]);
+    }
     ls_smem_store(lw, op, 0, ls_tile_index(lw, op, n), src, ls_owner_vec(lw, op, n));
     ls_barrier(lw, op);
     ir_builder b = irb_before(m, op);
     ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
-    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, n));
+    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, len));
     ir_value inside = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", index, zero_i), ls_cmp(lw, op, "lt", index, n_i));
     ir_value sel[3] = {inside, index, zero_i};
     ir_value safe = ls_emit(lw, op, IR_SELECT, sel, 3, it);
     if (idt != DT_I32)
         safe = ls_cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    if (axis) {
+        int32_t slots = it.len;
+        ir_value e = ls_tile_index(lw, op, ls_tile_len(lw, index));
+        ir_value high = ls_binary(lw, op, IR_SHR, e, vec_i32(lw, op, slots, lo + bits_i));
+        if (bits_s + lo > 0)
+            high = ls_binary(lw, op, IR_SHL, high, vec_i32(lw, op, slots, lo + bits_s));
+        ir_value at = lo ? ls_binary(lw, op, IR_SHL, safe, vec_i32(lw, op, slots, lo)) : safe;
+        at = ls_binary(lw, op, IR_OR, high, at);
+        if (lo)
+            at = ls_binary(lw, op, IR_OR, at, ls_binary(lw, op, IR_AND, e, vec_i32(lw, op, slots, (1 << lo) - 1)));
+        safe = at;
+    }
     ir_value got = ls_smem_load(lw, op, 0, safe, dt);
     ir_value zero = irb_const(&b, rt, (ir_scalar){0});
     ir_value pick[3] = {inside, got, zero};

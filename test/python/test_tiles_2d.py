@@ -923,7 +923,7 @@ def err_argmax_axis(x_ptr):
 @sw.jit
 def err_scan_2d(x_ptr):
     a = sl.zeros((4, 8), sl.float32)
-    b = sl.cumsum(a, axis=1)  # error at col 19: 1-D
+    b = sl.cumsum(a, axis=2)  # error at col 27: axis 2, out of range
     sl.store(x_ptr, sl.sum(b))
 
 

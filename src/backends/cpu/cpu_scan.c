@@ -38,9 +38,9 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
         if (axis) {
             ir_type t = c->m->values[o[0]].type;
             int rank = ir_tile_dims(t, NULL);
-            if (scan || axis->kind != ATTR_INT || rank < 2 || axis->i < 0 || axis->i >= rank)
-                return cpu_internal(c, op, "a reduction along an axis of a tile of rank >= 2");
-            nr = ir_reduce_axis_type(t, (int)axis->i).len;
+            if (axis->kind != ATTR_INT || rank < 2 || axis->i < 0 || axis->i >= rank)
+                return cpu_internal(c, op, "a scan or reduction along an axis of a tile of rank >= 2");
+            nr = scan ? n : ir_reduce_axis_type(t, (int)axis->i).len;
             for (int i = 0; i < no; i++)
                 if (!ir_type_eq(ir_type_like(c->m->values[o[i]].type, ir_type_scalar(DT_I32)),
                                 ir_type_like(t, ir_type_scalar(DT_I32))))
@@ -63,12 +63,24 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
             cpu_dtype(c, op->results[0]) != DT_I32)
             return cpu_internal(c, op, "expects (integers[, mask]) -> i32 counts");
         return true;
-    case IR_GATHER:
+    case IR_GATHER: {
+        const ir_attr *axis = ir_attr_get(op, "axis");
+        if (axis) {
+            int32_t sd[IR_MAX_RANK], id[IR_MAX_RANK];
+            int rank = ir_tile_dims(c->m->values[o[0]].type, sd);
+            bool ok = axis->kind == ATTR_INT && rank >= 2 && axis->i >= 0 && axis->i < rank &&
+                      no == 2 && ir_tile_dims(c->m->values[o[1]].type, id) == rank;
+            for (int d = 0; d < rank && ok; d++)
+                ok = d == axis->i || sd[d] == id[d];
+            if (!ok)
+                return cpu_internal(c, op, "a gather along an axis of tiles of one rank >= 2");
+        }
         if (no != 2 || ir_dtype_is_float(cpu_dtype(c, o[1])) ||
             cpu_slots(c, o[1]) != cpu_slots(c, op->results[0]) ||
             cpu_dtype(c, o[0]) != cpu_dtype(c, op->results[0]))
             return cpu_internal(c, op, "expects (source, integer index) -> the source's dtype");
         return true;
+    }
     default: return cpu_internal(c, op, "not a scan op");
     }
 }
@@ -94,7 +106,9 @@ static bool combine(cpu_ctx *c, const ir_op *op, const ir_scalar *acc, const ir_
 }
 
 /* sw.reduce_fn {axis}: result element (outer, inner) folds the elements
- * (outer, 0 .. K-1, inner) in order. */
+ * (outer, 0 .. K-1, inner) in order. sw.scan {axis}: element (outer, s,
+ * inner) of each result is the fold of (outer, 0 .. s, inner) (reverse:
+ * of (outer, s .. K-1, inner), from the end). */
 static bool exec_combine_axis(cpu_ctx *c, const ir_op *op, int axis)
 {
     int k = op->noperands;
@@ -105,21 +119,27 @@ static bool exec_combine_axis(cpu_ctx *c, const ir_op *op, int axis)
         outer *= d[i];
     for (int i = axis + 1; i < rank; i++)
         inner *= d[i];
+    bool scan = op->kind == IR_SCAN;
+    const ir_attr *rev = ir_attr_get(op, "reverse");
+    bool reverse = scan && rev && rev->kind == ATTR_BOOL && rev->i;
     ir_scalar acc[MAX_COMBINED], x[MAX_COMBINED];
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
-            for (int64_t s = 0; s < n; s++) {
+            for (int64_t step = 0; step < n; step++) {
+                int64_t s = reverse ? n - 1 - step : step;
                 int64_t e = (o * n + s) * inner + in;
                 for (int j = 0; j < k; j++)
                     x[j] = cpu_vals(c, op->operands[j])[e];
-                if (s == 0) {
+                if (step == 0) {
                     for (int j = 0; j < k; j++)
                         acc[j] = x[j];
                 } else if (!combine(c, op, acc, x, acc)) {
                     return false;
                 }
+                for (int j = 0; j < k && scan; j++)
+                    cpu_vals(c, op->results[j])[e] = acc[j];
             }
-            for (int j = 0; j < k; j++)
+            for (int j = 0; j < k && !scan; j++)
                 cpu_vals(c, op->results[j])[o * inner + in] = acc[j];
         }
     return true;
@@ -172,21 +192,37 @@ static bool exec_histogram(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* sw.gather: result element i takes src's element at index[i]; with attr
+ * axis, src's element whose index along the axis is index[i] and whose
+ * others are i's. */
 static bool exec_gather(cpu_ctx *c, const ir_op *op)
 {
     int32_t n = cpu_slots(c, op->operands[0]), m = cpu_slots(c, op->results[0]);
     const ir_scalar *src = cpu_vals(c, op->operands[0]), *index = cpu_vals(c, op->operands[1]);
     ir_scalar *o = cpu_vals(c, op->results[0]);
+    const ir_attr *axis = ir_attr_get(op, "axis");
+    int64_t inner = 1, len_i = m, len_s = n;
+    if (axis) {
+        int32_t sd[IR_MAX_RANK], id[IR_MAX_RANK];
+        int rank = ir_tile_dims(c->m->values[op->operands[0]].type, sd);
+        ir_tile_dims(c->m->values[op->operands[1]].type, id);
+        for (int d = (int)axis->i + 1; d < rank; d++)
+            inner *= sd[d];
+        len_i = id[axis->i];
+        len_s = sd[axis->i];
+    }
     for (int32_t i = 0; i < m; i++) {
-        if (index[i].i < 0 || index[i].i >= n) {
+        if (index[i].i < 0 || index[i].i >= len_s) {
             diag_error_at(c->d, DIAG_RUNTIME, &c->m->src, op->loc,
                           "sl.gather index out of range: element %d of the index is %lld, outside "
-                          "[0, %d) (the source's length) in program (%lld, %lld, %lld)",
-                          (int)i, (long long)index[i].i, (int)n, (long long)c->pid[0],
-                          (long long)c->pid[1], (long long)c->pid[2]);
+                          "[0, %d) (the source's length%s) in program (%lld, %lld, %lld)",
+                          (int)i, (long long)index[i].i, (int)len_s, axis ? " along the axis" : "",
+                          (long long)c->pid[0], (long long)c->pid[1], (long long)c->pid[2]);
             return false;
         }
-        o[i] = src[index[i].i];
+        /* i = (outer * len_i + along) * inner + in */
+        int64_t in = i % inner, outer = i / inner / len_i;
+        o[i] = src[(outer * len_s + index[i].i) * inner + in];
     }
     return true;
 }

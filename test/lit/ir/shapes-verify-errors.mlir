@@ -66,7 +66,7 @@ func.func @reduce_1d_axis(%x: f32) {
 
 // -----
 
-// CHECK: error: 'sw.scan' operand #0 type tensor<4x2xf32> must be a 1-D tile of numbers of the first operand's length
+// CHECK: error: 'sw.scan' operand #0 type tensor<4x2xf32> must be a 1-D tile of numbers of the first operand's length (tiles of several dimensions need attribute 'axis')
 func.func @scan_2d(%x: f32) {
   %t = "sw.splat"(%x) : (f32) -> tensor<4x2xf32>
   %s = "sw.scan"(%t) ({
