@@ -1164,7 +1164,7 @@ class _WarmSegmentLauncher:
         if _scratch_cache_enabled():
             # the stream's kept scratch (_ScratchCache): no allocation, no clear
             emit("    stream = stream_of(device)")
-            emit("    key = (device, stream)")
+            emit("    key = (device, stream) if stream != PER_THREAD else (device, stream, ident())")
             emit("    kept = scratches.get(key)")
             emit("    if kept is None or kept[2] < nbytes:")
             emit("        kept = keep_scratch(key, nbytes)")
@@ -1232,6 +1232,8 @@ class _WarmSegmentLauncher:
             "scratches": _scratch_cache.entries, "keep_scratch": _scratch_cache.keep,
             "drop_scratch": _scratch_cache.drop, "KEPT": _native.SEGMENT_SCRATCH_KEPT,
             "CAPTURING": _native.SEGMENT_CAPTURING,
+            # CU_STREAM_PER_THREAD names another stream on each thread
+            "PER_THREAD": 2, "ident": threading.get_ident,
             "SCHEDULES": {name: i for i, name in enumerate(_native.SCHEDULES)},
             "pack": struct.Struct(_native.SEGMENT_LAUNCH_HEADER + record * nargs).pack,
             "pack_args": struct.Struct("@" + record * nargs).pack,
@@ -1493,13 +1495,16 @@ class _ScratchCache:
     does not free them) until the process exits or clear() is called."""
 
     def __init__(self):
-        self.entries = {}  # (device, stream) -> (tensor, address, bytes, lock)
+        # (device, stream) -> (tensor, address, bytes, lock); the per-thread
+        # default stream (CU_STREAM_PER_THREAD, 2) is a stream per thread:
+        # (device, 2, thread id)
+        self.entries = {}
         self.lock = threading.Lock()
 
     def keep(self, key, nbytes):
         """A scratch of at least nbytes for key, cleared, or None when the
         stream is capturing."""
-        device, stream = key
+        device, stream = key[:2]
         if _native.stream_is_capturing(device, stream or None):
             return None
         torch = sys.modules["torch"]
