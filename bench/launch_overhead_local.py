@@ -115,7 +115,7 @@ def fake_torch_module():
     def empty(n, dtype=None, device=None):
         return Tensor(0x7000000, n, dtype)
 
-    torch.Tensor, torch.device, torch.empty = Tensor, Device, empty
+    torch.Tensor, torch.device, torch.empty, torch.zeros = Tensor, Device, empty, empty
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0)
     torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
     torch.__version__ = "fake"

@@ -299,10 +299,22 @@ typedef struct swage_segment_launch {
     int32_t device;         /* CUDA device ordinal */
     int32_t schedule;       /* swage_schedule */
     int32_t nargs;          /* swage_arg records after this header */
-    int32_t check;          /* 0 or 1 */
+    int32_t check;          /* 0 or 1, or either | SWAGE_SEGMENT_SCRATCH_KEPT */
 } swage_segment_launch;     /* 48 bytes on 64-bit platforms */
 
 #define SWAGE_SEGMENT_OFFSETS_BAD (-1)
+/* `check` | SWAGE_SEGMENT_SCRATCH_KEPT: the scratch is one the caller keeps
+ * for launch after launch on this stream (never on two streams at once),
+ * whose first bytes (those swageKernelLaunchSegmentsCuda clears) are zero,
+ * as after a clear or a launch that returned SWAGE_OK or
+ * SWAGE_SEGMENT_OFFSETS_BAD. The launch does not clear it and leaves it the
+ * same way: the task kernels clear what they count, and a raised
+ * offsets flag is cleared after it is read. A launch that failed may leave
+ * it dirty: clear it, or take another. When the stream is capturing a CUDA
+ * graph, nothing is launched and the call returns SWAGE_SEGMENT_CAPTURING:
+ * launch again with a scratch of the graph's own, without the bit. */
+#define SWAGE_SEGMENT_SCRATCH_KEPT 2
+#define SWAGE_SEGMENT_CAPTURING (-2)
 int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_error **error);
 
 /* The same schedule's task kernels on the CPU SIMT executor (scratch in
@@ -340,6 +352,10 @@ swage_status swageCudaCopyToHost(int device, void *stream, void *host, uint64_t 
  * launch's scratch): synchronous cuMemAlloc / cuMemFree in the device's
  * primary context. */
 swage_status swageCudaAlloc(int device, size_t bytes, uint64_t *ptr, swage_error **error);
+/* 1 when `stream` (NULL: the legacy default stream) of `device` is capturing
+ * a CUDA graph, or the driver cannot say; 0 otherwise (and with a driver
+ * too old to capture). */
+int swageCudaStreamIsCapturing(int device, void *stream);
 swage_status swageCudaFree(int device, uint64_t ptr, swage_error **error);
 
 /* Launches the kernel on CUDA device `device` (its primary context),

@@ -25,6 +25,7 @@ program's warm path (_WarmSegmentLauncher) is generated the same way and
 hands one packed buffer to swageKernelLaunchSegmentsCudaPacked.
 """
 
+import atexit
 import collections
 import ctypes
 import functools
@@ -1156,13 +1157,34 @@ class _WarmSegmentLauncher:
         emit("        if len(sizes) >= 64:")
         emit("            sizes.clear()")
         emit("        sizes[seen] = nbytes")
-        emit("    where = devices.get(device)")
-        emit("    if where is None:")
-        emit("        where = devices[device] = torch_device('cuda', device)")
-        emit("    scratch = empty(nbytes if nbytes > 16 else 16, dtype=uint8, device=where)")
-        emit("    stream = stream_of(device)")
-        emit("    status = launch_packed(pack(kernel, stream, scratch.data_ptr(), nbytes, device, "
-             "index, %d, check, %s), None)" % (len(kinds), ", ".join(fields)))
+        fresh = ("scratch = empty(nbytes if nbytes > 16 else 16, dtype=uint8, "
+                 "device=torch_device('cuda', device))")
+        launch_fresh = ("status = launch_packed(pack(kernel, stream, scratch.data_ptr(), nbytes, "
+                        "device, index, %d, check, %s), None)" % (len(kinds), ", ".join(fields)))
+        if _scratch_cache_enabled():
+            # the stream's kept scratch (_ScratchCache): no allocation, no clear
+            emit("    stream = stream_of(device)")
+            emit("    key = (device, stream) if stream != PER_THREAD else (device, stream, ident())")
+            emit("    kept = scratches.get(key)")
+            emit("    if kept is None or kept[2] < nbytes:")
+            emit("        kept = keep_scratch(key, nbytes)")
+            emit("    if kept is not None:")
+            emit("        lock = kept[3]")
+            emit("        lock.acquire()")
+            emit("        try:")
+            emit("            status = launch_packed(pack(kernel, stream, kept[1], kept[2], device, "
+                 "index, %d, check | KEPT, %s), None)" % (len(kinds), ", ".join(fields)))
+            emit("            if status and status != OFFSETS_BAD and status != CAPTURING:")
+            emit("                drop_scratch(key, kept)  # it may be dirty now")
+            emit("        finally:")
+            emit("            lock.release()")
+            emit("    if kept is None or status == CAPTURING:  # a graph gets a scratch of its own")
+            emit("        " + fresh)
+            emit("        " + launch_fresh)
+        else:
+            emit("    " + fresh)
+            emit("    stream = stream_of(device)")
+            emit("    " + launch_fresh)
         emit("    if status:")
         emit("        if status == OFFSETS_BAD:")
         emit("            raise_bad_offsets(arguments, FACTS, device, stream)")
@@ -1206,7 +1228,12 @@ class _WarmSegmentLauncher:
         raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # as Triton
         namespace = {
             "Tensor": torch.Tensor, "MISSING": _MISSING, "kernels": self.kernels,
-            "sizes": self.sizes, "devices": {}, "LAST": (_MISSING,) * len(last) + (None,),
+            "sizes": self.sizes, "LAST": (_MISSING,) * len(last) + (None,),
+            "scratches": _scratch_cache.entries, "keep_scratch": _scratch_cache.keep,
+            "drop_scratch": _scratch_cache.drop, "KEPT": _native.SEGMENT_SCRATCH_KEPT,
+            "CAPTURING": _native.SEGMENT_CAPTURING,
+            # CU_STREAM_PER_THREAD names another stream on each thread
+            "PER_THREAD": 2, "ident": threading.get_ident,
             "SCHEDULES": {name: i for i, name in enumerate(_native.SCHEDULES)},
             "pack": struct.Struct(_native.SEGMENT_LAUNCH_HEADER + record * nargs).pack,
             "pack_args": struct.Struct("@" + record * nargs).pack,
@@ -1439,6 +1466,71 @@ class _Scratch:
             _native.cuda_copy_to_host(self.device, self.stream, self.owned, 0)  # waits for the stream
             _native.cuda_free(self.device, self.owned)
             self.owned = 0
+
+
+def _scratch_cache_enabled():
+    """Whether warm segment launches keep a scratch per (device, stream):
+    SWAGE_SCRATCH_CACHE=0 in the environment turns it off (read when a warm
+    path is generated), as does a library without it."""
+    if os.environ.get("SWAGE_SCRATCH_CACHE", "").strip() == "0":
+        return False
+    return _native.stream_is_capturing is not None
+
+
+class _ScratchCache:
+    """The scratch of warm segment launches, kept per (device, CUstream):
+    a PyTorch uint8 tensor from the caching allocator, its address, its
+    size and a lock. Its header is zero between launches (the task kernels
+    clear what they count; swage.h, SWAGE_SEGMENT_SCRATCH_KEPT), so a launch
+    needs neither an allocation nor a clear. The first launch on a stream,
+    and one that needs more than the stream's scratch holds, takes a new
+    one (torch.zeros, queued on that stream, twice what it needs up to a
+    power of two, at least 4 KiB); the one it replaces goes back to
+    PyTorch's allocator, stream-ordered like any tensor. Launches on one
+    stream share it (the stream orders them; the lock keeps one launch's
+    queuing from interleaving with another's, so that a launch that failed
+    half-way is dropped before the next can take it); two streams never do.
+    A stream capturing a CUDA graph gets none (the graph takes a scratch of
+    its own, as before). The tensors stay allocated (torch.cuda.empty_cache
+    does not free them) until the process exits or clear() is called."""
+
+    def __init__(self):
+        # (device, stream) -> (tensor, address, bytes, lock); the per-thread
+        # default stream (CU_STREAM_PER_THREAD, 2) is a stream per thread:
+        # (device, 2, thread id)
+        self.entries = {}
+        self.lock = threading.Lock()
+
+    def keep(self, key, nbytes):
+        """A scratch of at least nbytes for key, cleared, or None when the
+        stream is capturing."""
+        device, stream = key[:2]
+        if _native.stream_is_capturing(device, stream or None):
+            return None
+        torch = sys.modules["torch"]
+        size = 4096
+        while size < nbytes:
+            size *= 2
+        with self.lock:
+            kept = self.entries.get(key)
+            if kept is not None and kept[2] >= nbytes:
+                return kept  # another thread grew it
+            tensor = torch.zeros(size, dtype=torch.uint8, device=torch.device("cuda", device))
+            kept = self.entries[key] = (tensor, tensor.data_ptr(), size, threading.Lock())
+            return kept
+
+    def drop(self, key, kept):
+        with self.lock:
+            if self.entries.get(key) is kept:
+                del self.entries[key]
+
+    def clear(self):
+        with self.lock:
+            self.entries.clear()
+
+
+_scratch_cache = _ScratchCache()
+atexit.register(_scratch_cache.clear)
 
 
 def _current_torch_device():

@@ -594,6 +594,13 @@ def raise_last_error(status):
 ARG_RECORD = "@i4xQqqd"
 SEGMENT_LAUNCH_HEADER = "@QQQQiiii"
 SEGMENT_OFFSETS_BAD = -1
+# check | SEGMENT_SCRATCH_KEPT: the scratch is kept from launch to launch on
+# its stream (swage.h); SEGMENT_CAPTURING: the stream was capturing a graph,
+# nothing ran (launch again with a scratch of its own)
+SEGMENT_SCRATCH_KEPT = 2
+SEGMENT_CAPTURING = -2
+stream_is_capturing = _declare_optional("swageCudaStreamIsCapturing", ctypes.c_int,
+                                        [ctypes.c_int, ctypes.c_void_p])
 launch_segments_cuda_packed = _declare_optional("swageKernelLaunchSegmentsCudaPacked",
                                                 ctypes.c_int, None)
 

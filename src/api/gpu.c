@@ -251,6 +251,11 @@ SWAGE_API swage_status swageCudaAlloc(int device, size_t bytes, uint64_t *ptr, s
     return cuda_mem_alloc(device, bytes, ptr, &d) ? SWAGE_OK : api_fail(error, &d);
 }
 
+SWAGE_API int swageCudaStreamIsCapturing(int device, void *stream)
+{
+    return cuda_stream_capturing(device, stream);
+}
+
 SWAGE_API swage_status swageCudaFree(int device, uint64_t ptr, swage_error **error)
 {
     diag d;

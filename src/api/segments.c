@@ -180,10 +180,15 @@ static bool cuda_launch_task(const swage_kernel *k, const plan_info *info, const
     return ok;
 }
 
-SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int device, void *stream,
-                                                     int schedule, const swage_arg *args, int nargs,
-                                                     uint64_t scratch, size_t scratch_bytes, int check,
-                                                     int *bad, swage_error **error)
+/* The launch of swageKernelLaunchSegmentsCuda; with `kept`, the scratch is
+ * one the caller keeps from launch to launch (SWAGE_SEGMENT_SCRATCH_KEPT):
+ * its header is zero, so it is not cleared, and the launch leaves it zero
+ * (the kernels clear what they count, task_kernels.c; a raised flag is
+ * cleared here once read); on a stream capturing a graph nothing is
+ * launched and *bad is 2. */
+static swage_status launch_segments(const swage_kernel *k, int device, void *stream, int schedule,
+                                    const swage_arg *args, int nargs, uint64_t scratch, size_t scratch_bytes,
+                                    bool check, bool kept, int *bad, swage_error **error)
 {
     int64_t segments;
     swage_status st = check_segment_launch(k, schedule, args, nargs, &segments, error);
@@ -209,7 +214,13 @@ SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int 
     if (k->nhidden > 64)
         return api_fail_argument(error, "%s reads or writes segments of more than 64 buffers", k->name);
     numel_of(k, args, numel);
-    bool ok = !needs_scratch || cuda_memset32_async(device, stream, scratch, 0, rt.zero_bytes / 4, &d);
+    if (kept && cuda_stream_capturing(device, stream)) {
+        /* a graph would keep the address: replays could overlap later launches */
+        if (bad)
+            *bad = 2;
+        return SWAGE_OK;
+    }
+    bool ok = !needs_scratch || kept || cuda_memset32_async(device, stream, scratch, 0, rt.zero_bytes / 4, &d);
     for (int i = 0; ok && i < rt.nlaunches; i++) {
         const plan_launch *pl = &rt.launches[i];
         /* the direct kernel first, plainly; the persistent ones after it as
@@ -223,8 +234,20 @@ SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int 
         ok = cuda_stream_read32(device, stream, scratch + rt.words_offset, &flag, &d);
         if (ok && bad)
             *bad = flag != 0;
+        /* the error path only: a kept scratch gets its flag back to zero */
+        if (ok && flag && kept)
+            ok = cuda_memset32_async(device, stream, scratch + rt.words_offset, 0, 1, &d);
     }
     return ok ? SWAGE_OK : api_fail(error, &d);
+}
+
+SWAGE_API swage_status swageKernelLaunchSegmentsCuda(const swage_kernel *k, int device, void *stream,
+                                                     int schedule, const swage_arg *args, int nargs,
+                                                     uint64_t scratch, size_t scratch_bytes, int check,
+                                                     int *bad, swage_error **error)
+{
+    return launch_segments(k, device, stream, schedule, args, nargs, scratch, scratch_bytes, check != 0, false,
+                           bad, error);
 }
 
 /* The packed form (swage.h): the header and the swage_arg records copied
@@ -247,9 +270,10 @@ SWAGE_API int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_erro
     if (launch)
         memcpy(&h, launch, sizeof h);
     bool records = launch && h.kernel && h.nargs == h.kernel->nruntime;
-    if (!launch || h.nargs < 0 || (h.check != 0 && h.check != 1)) {
+    if (!launch || h.nargs < 0 || h.check < 0 || h.check > (1 | SWAGE_SEGMENT_SCRATCH_KEPT)) {
         st = api_fail_argument(&e, "swageKernelLaunchSegmentsCudaPacked: %s", !launch ? "no launch buffer"
-                               : h.nargs < 0 ? "a negative argument count" : "check must be 0 or 1");
+                               : h.nargs < 0 ? "a negative argument count"
+                                             : "check must be 0 or 1, with SWAGE_SEGMENT_SCRATCH_KEPT or not");
     } else if (records && h.nargs > INLINE_ARGS && !(args = malloc(sizeof *args * (size_t)h.nargs))) {
         diag d;
         diag_init(&d);
@@ -260,8 +284,9 @@ SWAGE_API int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_erro
             memcpy(args, (const unsigned char *)launch + sizeof h, sizeof *args * (size_t)h.nargs);
         else /* the launch refuses the count (or the kernel) before reading them */
             memset(inline_args, 0, sizeof inline_args);
-        st = swageKernelLaunchSegmentsCuda(h.kernel, h.device, h.stream, h.schedule, args, h.nargs, h.scratch,
-                                           (size_t)h.scratch_bytes, h.check, &bad, &e);
+        st = launch_segments(h.kernel, h.device, h.stream, h.schedule, args, h.nargs, h.scratch,
+                             (size_t)h.scratch_bytes, h.check & 1, (h.check & SWAGE_SEGMENT_SCRATCH_KEPT) != 0,
+                             &bad, &e);
     }
     if (args != inline_args)
         free(args);
@@ -272,7 +297,7 @@ SWAGE_API int swageKernelLaunchSegmentsCudaPacked(const void *launch, swage_erro
             api_keep_error(e);
         return st;
     }
-    return bad ? SWAGE_SEGMENT_OFFSETS_BAD : SWAGE_OK;
+    return bad == 2 ? SWAGE_SEGMENT_CAPTURING : bad ? SWAGE_SEGMENT_OFFSETS_BAD : SWAGE_OK;
 }
 
 /* ---- the CPU SIMT executor -------------------------------------------------------------- */

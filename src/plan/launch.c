@@ -270,14 +270,15 @@ void plan_runtime_compute(const plan_info *info, const plan_sizes *sz, plan_runt
 
     /* the scratch: the split counter (two i64), i32 words (header, tickets,
      * lists), each split segment's first chunk (i64), then per reduction
-     * its partials and merged results; the counters and tickets come first,
-     * so one clear of zero_bytes readies them */
+     * its partials and merged results; the counters come first, so one
+     * clear of zero_bytes readies them (the direct kernel sets the tickets
+     * it uses; the kernels leave the counters zero: task_kernels.c) */
     int64_t words = PLAN_HEADER_WORDS + cap_split;
     for (int c = 0; c < info->nlists; c++)
         words += rt->caps[c];
     rt->words_offset = 16;
     rt->words_bytes = align16((size_t)words * 4);
-    rt->zero_bytes = 16 + (size_t)(PLAN_HEADER_WORDS + cap_split) * 4;
+    rt->zero_bytes = 16 + (size_t)PLAN_HEADER_WORDS * 4;
     rt->bases_offset = rt->words_offset + rt->words_bytes;
     size_t at = align16(rt->bases_offset + (size_t)cap_split * 8);
     for (int r = 0; r < info->nreductions; r++) {

@@ -35,6 +35,10 @@ static bool has_task(const ir_op *f, const char *task)
 
 static bool is_section(const ir_op *f) { return has_task(f, "list"); }
 
+/* The section that ends a linked kernel, after the split stage too: it
+ * leaves the scratch header clean (task_kernels.c, emit_reset). */
+static bool is_reset(const ir_op *f) { return ir_attr_get(f, "sw.reset") != NULL; }
+
 /* A split stage that joins a group of list sections. */
 static bool is_split_section(const ir_op *f) { return has_task(f, "split") && ir_attr_get(f, "sw.link"); }
 
@@ -96,11 +100,20 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
 
     /* the sections, and the words of the scratch header that count their
      * lists (task_kernels.c: word 1 + c counts list c) */
-    ir_op *members[PLAN_MAX_LISTS + 1]; /* the list sections, then a split stage */
+    ir_op *members[PLAN_MAX_LISTS + 2]; /* the list sections, then a split stage, then the reset */
     int nmembers = 0;
+    ir_op *reset = NULL;
     for (ir_op *f = linked->next; f; f = f->next)
         if (is_section(f) && !strncmp(ir_func_name(f), name, n) && !strncmp(ir_func_name(f) + n, "__list", 6) &&
             !strcmp(link_name(f), link_name(first))) {
+            if (is_reset(f)) {
+                if (reset) {
+                    sw_unreachable(d, "plan-link: two reset sections for %s", ir_func_name(first));
+                    return false;
+                }
+                reset = f;
+                continue;
+            }
             if (nmembers == PLAN_MAX_LISTS) {
                 sw_unreachable(d, "plan-link: more than %d sections for %s", PLAN_MAX_LISTS, ir_func_name(first));
                 return false;
@@ -131,7 +144,9 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
     strbuf served;
     sb_init(&served);
     if (split)
-        members[nmembers++] = split; /* last */
+        members[nmembers++] = split; /* last but the reset */
+    if (reset)
+        members[nmembers++] = reset;
     for (int member = 0; member < nmembers; member++) {
         ir_op *f = members[member];
         ir_block *sb_body = ir_func_body(f);
@@ -152,9 +167,11 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
         }
         if (int_attr(f, "simt.smem_bytes") > smem)
             smem = int_attr(f, "simt.smem_bytes");
-        sb_printf(&served, "%s%lld", sections ? "," : "",
-                  (long long)(f == split ? split_list(first) : int_attr(f, "sw.list")));
-        sections++;
+        if (f != reset) {
+            sb_printf(&served, "%s%lld", sections ? "," : "",
+                      (long long)(f == split ? split_list(first) : int_attr(f, "sw.list")));
+            sections++;
+        }
         if (f == split)
             ir_attr_set_int(m, linked, "sw.split_stage", ir_type_scalar(DT_I32), int_attr(f, "sw.stage"));
         ir_op_unlink(f);

@@ -68,6 +68,8 @@ enum {
     PLAN_MAX_SHAPES = 16,
     PLAN_STREAM_TILE = 2048,  /* elements per step of a CTA streaming a segment */
     PLAN_HEADER_WORDS = 64,   /* the scratch header: flag, list counts */
+    PLAN_DONE_WORD = PLAN_HEADER_WORDS - 1, /* the header word a kernel that leaves the
+                                               header clean counts its finished CTAs in */
 };
 
 /* The single-tile shapes the schedules draw on, shortest tile first, and

@@ -43,6 +43,9 @@ bool plan_run_cpu_simt(const ir_module *simt, const plan_info *info, const cpu_a
         diag_error(d, DIAG_NOMEM, "out of memory for a scratch of %zu bytes", rt.scratch_bytes);
         return false;
     }
+    /* as a GPU scratch that served launches before: only the header is
+     * zero (launch.h); whatever else it holds must not matter */
+    memset(scratch + rt.zero_bytes, 0xa5, rt.scratch_bytes + 16 - rt.zero_bytes);
     memcpy(all, args, sizeof *all * (size_t)info->nruntime);
     for (int h = 0; h < info->nhidden; h++) {
         plan_value v = plan_hidden_value(info, &rt, h, numel, segments, check);
@@ -56,6 +59,16 @@ bool plan_run_cpu_simt(const ir_module *simt, const plan_info *info, const cpu_a
         int64_t grid[3] = {rt.launches[i].grid, 1, 1};
         ok = cpu_simt_launch_with(simt, info->kernels[rt.launches[i].kernel].func, grid, all, nargs,
                                   journal, d);
+    }
+    /* the kernels leave the header as they found it, but for the flag, so
+     * that a GPU scratch can serve the next launch uncleared */
+    for (size_t at = 0; ok && at < rt.zero_bytes; at += 4) {
+        uint32_t word;
+        memcpy(&word, scratch + at, 4);
+        if (word && at != rt.words_offset) {
+            sw_unreachable(d, "the task kernels left word %zu of the scratch header at %u", at / 4, word);
+            ok = false;
+        }
     }
     if (!ok)
         cpu_journal_rollback(journal);

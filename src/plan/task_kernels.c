@@ -23,8 +23,27 @@
  * CTA streams, then the split list. A segment of length L goes to the split
  * list when L > __split_min, else to the first shape whose tile holds it,
  * else to the stream list. The scratch is, in i32 words: [0] the offsets
- * flag, [1 + c] the count of list c, up to PLAN_HEADER_WORDS; then one
- * ticket per split segment; then the lists in order.
+ * flag, [1 + c] the count of list c, [PLAN_DONE_WORD] the finished CTAs
+ * of the kernel running now, up to PLAN_HEADER_WORDS; then one ticket per
+ * split segment; then the lists in order. The __scratch64 words before it
+ * hold the split counter.
+ *
+ * The header must be zero (but for the flag) when a launch starts, and the
+ * kernels leave it so when the launch ends, so that a scratch can serve
+ * launch after launch on one stream without being cleared (docs/
+ * schedules.md, "Launches, scratch, the offsets check"): the direct kernel
+ * raises the flag and counts segments into the lists and the split
+ * counter; each lists kernel reads the counts of its own lists and no other
+ * kernel does, so its last CTA to finish (a ticket in PLAN_DONE_WORD)
+ * clears them; the split counter is read by every split stage, so the
+ * kernel that runs the last one clears it (emit_reset). A split segment's
+ * ticket is set to zero by the direct task that lists it, counted up by
+ * its chunks and set to zero again by its merge, so the tickets need no
+ * clearing. The flag is the host's (it reads it back, and clears it when
+ * it was raised and the scratch is kept). A launch that runs the direct
+ * kernel alone has lists nothing: it is alone only when no segment,
+ * clamped to the buffers, can be longer than what it runs itself
+ * (launch.c).
  */
 #include "plan.h"
 #include "launch.h"
@@ -341,6 +360,9 @@ static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_valu
     ir_value listed = irb_cmp(&in, "lt", slot, pl->cap[split_list(pl)]);
     irb_store_at(&in, pl->scratch, irb_binary(&in, IR_ADD, list_base(pl, &in, split_list(pl)), slot), sid, listed);
     irb_store_at(&in, pl->chunk_bases, slot, first, listed);
+    /* its ticket, for its chunks to count (the scratch is not cleared past the header) */
+    irb_store_at(&in, pl->scratch, irb_binary(&in, IR_ADD, slot, irb_int(&in, DT_I64, PLAN_HEADER_WORDS)),
+                 irb_int(&in, DT_I32, 0), listed);
     /* listed, but its chunks past the partials' room (bad offsets: clamped
      * segments that overlap): the split kernels skip it (the same test,
      * split_fits), so the task runs it */
@@ -625,6 +647,44 @@ static ir_value grid_query(ir_builder *b, ir_op_kind kind)
     return i64_of(b, v);
 }
 
+/* The end of a persistent kernel whose programs are its CTAs: the last
+ * CTA to get here (a ticket in PLAN_DONE_WORD, taken after every thread
+ * of its CTA is done: the barrier) clears the counts of `lists` (bit c:
+ * list c), the split counter when `split_counter`, and the ticket: every
+ * read of them by this kernel is over by then, and no later kernel of the
+ * launch reads them (task_kernels.c's header comment). */
+static void emit_reset(planner *pl, ir_builder *b, uint32_t lists, bool split_counter)
+{
+    irb_op(b, IR_BARRIER, NULL, 0, NULL, 0, 0);
+    irb_op(b, IR_FENCE, NULL, 0, NULL, 0, 0);
+    ir_value done = i64_of(b, irb_atomic_add_at(b, pl->scratch, irb_int(b, DT_I64, PLAN_DONE_WORD),
+                                                irb_int(b, DT_I32, 1)));
+    ir_value nprog = grid_query(b, IR_NUM_PROGRAMS);
+    ir_op *last = irb_if(b, irb_cmp(b, "eq", done, irb_binary(b, IR_SUB, nprog, irb_int(b, DT_I64, 1))), NULL, 0);
+    ir_builder in = irb_at_end(pl->m, last->regions[0], b->loc);
+    irb_op(&in, IR_FENCE, NULL, 0, NULL, 0, 0);
+    /* one masked store of a tile over the header (word w where bit w of
+     * `words` is set), not a store per word: scalar addresses would be
+     * shared (CSE) with the sections' own count reads and held in
+     * registers through every section of the linked kernel */
+    uint64_t words = (uint64_t)lists << 1 | (uint64_t)1 << PLAN_DONE_WORD;
+    ir_type i64_tile = ir_type_tile(DT_I64, PLAN_HEADER_WORDS);
+    ir_value index = irb_cast(&in, irb_arange(&in, PLAN_HEADER_WORDS), i64_tile);
+    ir_value bit = irb_binary(&in, IR_AND, irb_binary(&in, IR_SHR, irb_splat(&in, irb_int(&in, DT_I64, (int64_t)words), i64_tile), index),
+                              irb_splat(&in, irb_int(&in, DT_I64, 1), i64_tile));
+    ir_value operands[3] = {
+        irb_binary(&in, IR_ADDPTR, irb_splat(&in, pl->scratch, ir_type_ptr_tile(DT_I32, PLAN_HEADER_WORDS)), index),
+        irb_splat(&in, irb_int(&in, DT_I32, 0), ir_type_tile(DT_I32, PLAN_HEADER_WORDS)),
+        irb_cmp(&in, "ne", bit, irb_splat(&in, irb_int(&in, DT_I64, 0), i64_tile)),
+    };
+    irb_op(&in, IR_STORE, operands, 3, NULL, 0, 0);
+    if (split_counter)
+        irb_store_at(&in, pl->scratch64, irb_int(&in, DT_I64, 0), irb_int(&in, DT_I64, 0), IR_NO_VALUE);
+    irb_yield(&in, NULL, 0);
+    ir_builder other = irb_at_end(pl->m, last->regions[1], b->loc);
+    irb_yield(&other, NULL, 0);
+}
+
 /* Sections whose threads hold at most this many elements of a tile (and
  * the stream section: 8 per thread) are linked into <kernel>__lists, the
  * others into <kernel>__lists_wide: a kernel takes the registers of its
@@ -632,11 +692,40 @@ static ir_value grid_query(ir_builder *b, ir_op_kind kind)
  * threads to keep enough bytes in flight, large single tiles few. */
 enum { NARROW_SLOTS = 8 };
 
+static plan_shape list_shape(const planner *pl, int c)
+{
+    return c == stream_list(pl) ? (plan_shape){PLAN_CTA_THREADS, PLAN_STREAM_TILE / PLAN_CTA_THREADS}
+                                : pl->shapes[c];
+}
+
+/* The kernel list c's section is linked into. EXPERIMENT: a one-stage
+ * program links every section into one kernel (one launch fewer; the wide
+ * sections' registers for all). */
+static const char *section_link(const planner *pl, int c)
+{
+    return list_shape(pl, c).slots <= NARROW_SLOTS || pl->p.nstages == 1 ? "lists" : "lists_wide";
+}
+
+/* The last section of linked kernel `link` (plan-link puts a section with
+ * sw.reset after every other, the split stage included): emit_reset for
+ * the lists it runs, and the split counter when it runs the last split
+ * stage. */
+static void build_reset_section(planner *pl, const char *link, uint32_t lists, bool split_counter)
+{
+    begin_kernel(pl, strcmp(link, "lists") ? "list_reset_wide" : "list_reset", "list",
+                 (plan_shape){PLAN_CTA_THREADS, 1}, PLAN_CTA_THREADS);
+    ir_attr_set_str(pl->m, pl->func, "sw.policy", "cta");
+    ir_attr_set_str(pl->m, pl->func, "sw.link", link);
+    set_int(pl, "sw.reset", 1);
+    ir_builder b = kernel_body(pl);
+    emit_reset(pl, &b, lists, split_counter);
+    end_kernel(pl, &b);
+}
+
 static void build_list_section(planner *pl, int c)
 {
     bool stream = c == stream_list(pl);
-    plan_shape shape = stream ? (plan_shape){PLAN_CTA_THREADS, PLAN_STREAM_TILE / PLAN_CTA_THREADS}
-                              : pl->shapes[c];
+    plan_shape shape = list_shape(pl, c);
     int32_t block = plan_shape_block(shape);
     char suffix[64];
     snprintf(suffix, sizeof suffix, "list%d_%s%d", c, stream ? "stream" : plan_shape_policy(shape),
@@ -646,10 +735,7 @@ static void build_list_section(planner *pl, int c)
     set_int(pl, "sw.list", c);
     set_int(pl, "sw.tile", block);
     ir_attr_set_str(pl->m, pl->func, "sw.overflow", stream ? "stream" : "none");
-    /* EXPERIMENT: a one-stage program links every section into one kernel
-     * (one launch fewer; the wide sections' registers for all) */
-    ir_attr_set_str(pl->m, pl->func, "sw.link",
-                    shape.slots <= NARROW_SLOTS || pl->p.nstages == 1 ? "lists" : "lists_wide");
+    ir_attr_set_str(pl->m, pl->func, "sw.link", section_link(pl, c));
     ir_builder b = kernel_body(pl);
     ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
     ir_value count = list_count(pl, &b, c), base = list_base(pl, &b, c);
@@ -853,7 +939,7 @@ static ir_value find_split_segment(planner *pl, ir_builder *b, ir_value t, ir_va
  * runs the lists and the split chunks: the chunks loop over whatever grid
  * that kernel gets, and the merge (the last chunk's ticket) needs no
  * grid-wide order, as there is no later stage to wait for it. */
-static void build_split_stage(planner *pl, int32_t k, bool link)
+static void build_split_stage(planner *pl, int32_t k, bool link, bool reset)
 {
     char suffix[32];
     snprintf(suffix, sizeof suffix, "split%d", k);
@@ -900,6 +986,8 @@ static void build_split_stage(planner *pl, int32_t k, bool link)
     ir_builder skip = irb_at_end(pl->m, real->regions[1], b.loc);
     irb_yield(&skip, NULL, 0);
     irb_yield(&in, NULL, 0);
+    if (reset) /* the last split stage, in a kernel of its own */
+        emit_reset(pl, &b, 0, true);
     end_kernel(pl, &b);
 }
 
@@ -975,19 +1063,30 @@ static void build_schedule(planner *pl, plan_schedule schedule)
     } else {
         build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false, 1);
     }
-    if (schedule != PLAN_SPLIT)
-        for (int c = 0; c <= stream_list(pl); c++)
-            build_list_section(pl, c);
     /* a one-stage program's split stage is a section of the lists kernel
      * (one launch fewer; both are usually empty); a program of several
      * stages keeps one kernel per stage: each merge must finish before the
      * next stage reads its result, a grid-wide order only a new launch
      * gives */
     bool link_split = schedule != PLAN_SPLIT && pl->p.nstages == 1;
+    if (schedule != PLAN_SPLIT) {
+        uint32_t narrow = 0, wide = 0;
+        for (int c = 0; c <= stream_list(pl); c++) {
+            build_list_section(pl, c);
+            *(strcmp(section_link(pl, c), "lists") ? &wide : &narrow) |= 1u << c;
+        }
+        /* each linked kernel ends by clearing its lists' counts (and the
+         * split counter, when the split stage is linked into it) */
+        if (narrow)
+            build_reset_section(pl, "lists", narrow, link_split);
+        if (wide)
+            build_reset_section(pl, "lists_wide", wide, false);
+    }
     int rmax, rsum;
     for (int32_t k = 0; k < pl->p.nstages; k++) {
-        build_split_stage(pl, k, link_split);
-        if (task_online_pair(&pl->p, k, &rmax, &rsum))
+        bool online = task_online_pair(&pl->p, k, &rmax, &rsum);
+        build_split_stage(pl, k, link_split, !link_split && k + 1 + online >= pl->p.nstages);
+        if (online)
             k++; /* stage k + 1 ran with k */
     }
 }

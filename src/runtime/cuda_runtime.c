@@ -121,6 +121,8 @@ typedef struct driver_api {
     /* optional: a checked segment launch reads its flag in one round trip with them */
     CUresult (*MemHostAlloc)(void **host, size_t bytes, unsigned int flags);
     CUresult (*MemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
+    /* optional (CUDA 10+, as graph capture): whether a stream is capturing */
+    CUresult (*StreamIsCapturing)(CUstream stream, int *status);
 } driver_api;
 
 typedef struct symbol {
@@ -160,6 +162,7 @@ static const symbol symbols[] = {
     OPTIONAL_SYM(LaunchKernelEx, "cuLaunchKernelEx"),
     OPTIONAL_SYM(MemHostAlloc, "cuMemHostAlloc"),
     OPTIONAL_SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+    OPTIONAL_SYM(StreamIsCapturing, "cuStreamIsCapturing"),
 };
 #undef SYM
 #undef OPTIONAL_SYM
@@ -988,4 +991,25 @@ bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value,
         fail_cu(d, r, "cuMemcpyDtoH_v2", NULL, "copying %zu bytes from device %d", sizeof *value, device);
     }
     return (!pushed || pop(device, d)) && r == CUDA_SUCCESS;
+}
+
+int cuda_stream_capturing(int device, void *stream)
+{
+    if (!cu.StreamIsCapturing)
+        return 0; /* a driver without it cannot capture */
+    diag d;
+    diag_init(&d);
+    const device_info *dev = device_get(device, &d);
+    bool pushed = dev && !is_current(dev->ctx);
+    if (!dev || (pushed && !push(dev->ctx, device, &d))) {
+        diag_clear(&d);
+        return 1;
+    }
+    int status = 0;
+    CUresult r = cu.StreamIsCapturing((CUstream)stream, &status);
+    if (pushed)
+        pop(device, &d);
+    diag_clear(&d);
+    /* an error (the legacy stream while another captures) counts as capturing */
+    return r != CUDA_SUCCESS || status != 0;
 }

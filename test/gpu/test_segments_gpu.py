@@ -722,6 +722,144 @@ def test_unsafe_launch_in_a_cuda_graph(example, distribution, schedule, rng, tor
         assert failure is None, failure
 
 
+# ---- the kept scratch (python/swage/_jit.py, _ScratchCache) --------------------------------
+#
+# Warm launches keep one scratch per (device, stream) and do not clear it: the
+# task kernels leave its header clean (src/plan/task_kernels.c). These run
+# launches back to back with no synchronisation between them, so that a
+# counter left behind by one would send the next one's segments astray.
+
+def kept_scratch_entries():
+    from swage import _jit
+    return _jit._scratch_cache.entries
+
+
+@needs_cuda
+@pytest.mark.parametrize("schedule", ["auto", "persistent", "split"])
+@pytest.mark.parametrize("example", ["segmented_softmax", "segmented_sum"])
+def test_kept_scratch_back_to_back(example, schedule, rng, torch_gen):
+    """Launches of one-outlier, bimodal and tiny-uniform batches one after
+    another on one stream, unsafe and checked, without a synchronisation:
+    every result right, and a batch launched again gives the same bits."""
+    cases = []
+    for distribution in ("one-outlier", "bimodal", "tiny-uniform", "one-outlier", "bimodal"):
+        inputs = device_inputs(example, distribution_lengths(distribution, SCHEDULE_N // 4),
+                               "float32", "int32", torch_gen)
+        cases.append((distribution, inputs))
+    outs = []
+    for round_ in range(2):
+        for i, (distribution, inputs) in enumerate(cases):
+            out = new_device_output(example, inputs)
+            EXAMPLES[example].launch(inputs, out, **schedule_options(schedule, unsafe=i % 2 == 0))
+            outs.append((round_, distribution, inputs, out))
+    sync()
+    if DEVICE == "cuda" and os.environ.get("SWAGE_SCRATCH_CACHE", "").strip() != "0":
+        assert kept_scratch_entries(), "no scratch was kept"
+    first = {}
+    for index, (round_, distribution, inputs, out) in enumerate(outs):
+        what = "%s, schedule %r, launch %d of %d back to back" % (distribution, schedule, index,
+                                                                  len(outs))
+        failure = check_result(example, out, reference_of(example, inputs), what, rng.seed)
+        assert failure is None, failure
+        key = index % len(cases)
+        if key in first:
+            failure = determinism_failure(example, first[key], out, what + " against round 0")
+            assert failure is None, failure
+        else:
+            first[key] = out
+
+
+@needs_cuda
+def test_kept_scratch_on_two_streams(rng, torch_gen):
+    """Launches queued on two streams at once (each stream its own kept
+    scratch; nothing orders the two): every result right."""
+    example = "segmented_softmax"
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    work = []
+    for s, stream in enumerate(streams):
+        for distribution in ("bimodal", "one-outlier", "tiny-uniform"):
+            inputs = device_inputs(example, distribution_lengths(distribution, SCHEDULE_N // 4),
+                                   "float32", "int32", torch_gen)
+            work.append((s, distribution, inputs, new_device_output(example, inputs)))
+    torch.cuda.synchronize()
+    for _ in range(3):
+        for s, distribution, inputs, out in work:
+            with torch.cuda.stream(streams[s]):
+                EXAMPLES[example].launch(inputs, out, unsafe=True)
+    torch.cuda.synchronize()
+    for s, distribution, inputs, out in work:
+        failure = check_result(example, out, reference_of(example, inputs),
+                               "%s on stream %d of 2" % (distribution, s), rng.seed)
+        assert failure is None, failure
+    if os.environ.get("SWAGE_SCRATCH_CACHE", "").strip() != "0":
+        entries = kept_scratch_entries()
+        addresses = [entries[(torch.cuda.current_device(), stream.cuda_stream)][1]
+                     for stream in streams]
+        assert addresses[0] != addresses[1]
+
+
+@needs_cuda
+def test_kept_scratch_and_graph_replays_interleaved(rng, torch_gen):
+    """A graph captured on a stream whose scratch is kept (eager launches
+    there first) takes a scratch of its own: replays and eager launches
+    interleaved on that stream all give the right results."""
+    example = "segmented_softmax"
+    lengths = distribution_lengths("one-outlier", SCHEDULE_N)
+    inputs = device_inputs(example, lengths, "float32", "int32", torch_gen)
+    other = device_inputs(example, distribution_lengths("bimodal", SCHEDULE_N // 2), "float32",
+                          "int32", torch_gen)
+    out, eager = new_device_output(example, inputs), new_device_output(example, other)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            EXAMPLES[example].launch(inputs, out, unsafe=True)
+            EXAMPLES[example].launch(other, eager, unsafe=True)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=side):
+        EXAMPLES[example].launch(inputs, out, unsafe=True)
+    torch.cuda.synchronize()
+    for replay in range(3):
+        out.fill_(sc.poison_value(example))
+        eager.fill_(sc.poison_value(example))
+        with torch.cuda.stream(side):
+            graph.replay()
+            EXAMPLES[example].launch(other, eager, unsafe=True)
+            graph.replay()
+            EXAMPLES[example].launch(other, eager)  # checked: one synchronisation
+        torch.cuda.synchronize()
+        for what, result, source in (("replay", out, inputs), ("eager", eager, other)):
+            failure = check_result(example, result, reference_of(example, source),
+                                   "%s %d interleaved" % (what, replay), rng.seed)
+            assert failure is None, failure
+
+
+@needs_cuda
+def test_kept_scratch_after_bad_offsets(rng, torch_gen):
+    """A checked launch with bad offsets raises; the kept scratch's flag is
+    cleared, so the good checked launches after it on the same stream pass
+    and are right (also for a batch whose segments go to the lists)."""
+    example = "segmented_sum"
+    good = device_inputs(example, distribution_lengths("bimodal", SCHEDULE_N // 4), "float32",
+                         "int32", torch_gen)
+    out = new_device_output(example, good)
+    EXAMPLES[example].launch(good, out)  # warm: the stream's scratch is kept from here
+    for offsets, _ in BAD_OFFSETS:
+        bad = device_inputs(example, np.zeros(len(offsets) - 1, np.int64), "float32", "int32",
+                            torch_gen, 0, 10)
+        bad["offsets"] = torch.tensor(offsets, dtype=torch.int32, device=DEVICE)
+        with pytest.raises(ValueError):
+            EXAMPLES[example].launch(bad, new_device_output(example, bad))
+        for unsafe in (False, True, False):
+            out.fill_(sc.poison_value(example))
+            EXAMPLES[example].launch(good, out, unsafe=unsafe)
+            sync()
+            failure = check_result(example, out, reference_of(example, good),
+                                   "a good launch after bad offsets %s" % (offsets,), rng.seed)
+            assert failure is None, failure
+
+
 @needs_cuda
 @pytest.mark.parametrize("example", sc.EXAMPLE_NAMES)
 def test_example_runs_on_the_gpu(example, capsys):

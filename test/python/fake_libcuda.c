@@ -38,6 +38,9 @@ long fake_copies;      /* copies to the host, synchronous or not */
 long fake_async_copies; /* of those, cuMemcpyDtoHAsync_v2 */
 int fake_word;         /* what a copy of 4 bytes to the host reads (a segment
                           launch's offsets-check flag); other copies write nothing */
+int fake_capturing;    /* what cuStreamIsCapturing says of every stream (0: none) */
+long fake_capture_queries; /* cuStreamIsCapturing calls */
+unsigned long long fake_memset_dst; /* the last cuMemsetD32Async's address */
 
 static char contexts[FAKE_DEVICES];
 static char module_object, function_object;
@@ -163,11 +166,22 @@ CUresult cuLaunchKernelEx(const struct fake_config *config, void *f, void **para
 
 CUresult cuMemsetD32Async(unsigned long long dst, unsigned value, size_t count, void *stream)
 {
-    (void)dst, (void)value, (void)stream;
+    (void)value, (void)stream;
+    fake_memset_dst = dst;
     fake_state.memsets++;
     fake_state.memset_words = count;
     return 0;
 }
+
+#ifndef FAKE_NO_CAPTURE_QUERY
+CUresult cuStreamIsCapturing(void *stream, int *status)
+{
+    (void)stream;
+    fake_capture_queries++;
+    *status = fake_capturing;
+    return 0;
+}
+#endif
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *f, int threads, size_t smem)
 {

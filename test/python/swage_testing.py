@@ -236,12 +236,12 @@ class FakeDeviceArray:
                                          "stream": stream}
 
 
-def run_with_fake_driver(tmp_path, source, done, defines=()):
+def run_with_fake_driver(tmp_path, source, done, defines=(), environment=None):
     """Runs the Python `source` in a child process whose CUDA driver is the
     fake one (test/python/fake_libcuda.c, built here into tmp_path with the
     -D `defines`, its path in $SWAGE_LIBCUDA), with this folder on the
     path; asserts that it exits 0 and prints `done`. Skips the test when
-    the driver cannot be built."""
+    the driver cannot be built. `environment`: more variables for the child."""
     import pytest
     import subprocess
     import sys
@@ -255,7 +255,7 @@ def run_with_fake_driver(tmp_path, source, done, defines=()):
     except (OSError, subprocess.CalledProcessError) as e:
         pytest.skip("cannot build the fake CUDA driver: %s" % e)
     env = dict(os.environ, SWAGE_LIBCUDA=driver,
-               PYTHONPATH=os.pathsep.join([here] + sys.path))
+               PYTHONPATH=os.pathsep.join([here] + sys.path), **(environment or {}))
     child = subprocess.run([sys.executable, "-c", source], env=env, cwd=here,
                            capture_output=True, text=True, timeout=120)
     assert child.returncode == 0, child.stdout + child.stderr

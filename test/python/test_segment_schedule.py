@@ -391,6 +391,11 @@ def empty(n, dtype=None, device=None):
     allocated.append(n)
     return Tensor(0x900000 + 0x10000 * len(allocated), n, dtype)
 torch.empty = empty
+zeroed = []  # the kept scratches (SWAGE_SCRATCH_CACHE)
+def zeros(n, dtype=None, device=None):
+    zeroed.append(n)
+    return Tensor(0x4000000 + 0x100000 * len(zeroed), n, dtype)
+torch.zeros = zeros
 torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda d: 0xABC)
 torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
 sys.modules["torch"] = torch
@@ -483,8 +488,10 @@ def test_warm_segment_launches_against_a_fake_driver(tmp_path):
     driver of test/python/fake_libcuda.c), with the same kernels,
     parameters, stream and scratch as the general path, for every schedule,
     checked or not; calls it is not for reach the general path and its
-    errors."""
-    run_with_fake_driver(tmp_path, WARM_CHILD, "warm segment launches passed")
+    errors. With SWAGE_SCRATCH_CACHE=0: a scratch per call, cleared
+    (the kept scratch has tests of its own below)."""
+    run_with_fake_driver(tmp_path, WARM_CHILD, "warm segment launches passed",
+                         environment={"SWAGE_SCRATCH_CACHE": "0"})
 
 
 WARM_NOTICES_CHILD = WARM_PRELUDE + r"""
@@ -623,7 +630,7 @@ assert packed() == 0 and packed(check=1) == 0
 word.value = 7
 assert packed(check=1) == _native.SEGMENT_OFFSETS_BAD and _native._take_last_error() is None
 word.value = 0
-for options, pattern in [({"check": 2}, "check must be 0 or 1"),
+for options, pattern in [({"check": 4}, "check must be 0 or 1"),
                          ({"nargs": -1}, "a negative argument count"),
                          ({"nargs": 2, "body": records[:80]}, "takes 3 runtime arguments, got 2"),
                          # a count past the buffer is refused before a record is read
@@ -650,4 +657,138 @@ def test_the_warm_segment_path_notices_what_changes(tmp_path, defines):
     C entry checks its header (against the fake driver of
     test/python/fake_libcuda.c, with and without cuMemcpyDtoHAsync)."""
     run_with_fake_driver(tmp_path, WARM_NOTICES_CHILD, "warm segment checks passed",
-                         defines=defines)
+                         defines=defines, environment={"SWAGE_SCRATCH_CACHE": "0"})
+
+
+KEPT_CHILD = WARM_PRELUDE + r"""
+counter = lambda name: ctypes.c_long.in_dll(driver, name).value
+capturing = ctypes.c_int.in_dll(driver, "fake_capturing")
+word = ctypes.c_int.in_dll(driver, "fake_word")
+memset_dst = ctypes.c_ulonglong.in_dll(driver, "fake_memset_dst")
+from swage import _jit
+kept = _jit._scratch_cache.entries
+k = t.segment_sum
+SCRATCH = 6  # values, offsets, out, values__numel, __segments, __check, __scratch
+state.nparams_recorded = 8
+stream = [0xABC]
+torch._C._cuda_getCurrentRawStream = lambda d: stream[0]
+
+def launch(**options):
+    a = options.pop("arguments", None) or args()
+    before = (len(zeroed), len(allocated), state.memsets, state.launches)
+    k.launch(arguments=a, **options)
+    return tuple(x - y for x, y in zip((len(zeroed), len(allocated), state.memsets, state.launches),
+                                       before))
+
+launch(unsafe=True)  # the general path: a scratch of its own, cleared
+assert not kept
+# The first warm launch on a stream keeps a cleared scratch (torch.zeros on the stream);
+# later ones allocate nothing and clear nothing: the kernels leave it clean.
+assert launch(unsafe=True) == (1, 0, 0, 2)
+(tensor, address, size, _), = kept.values()
+assert list(kept) == [(0, 0xABC)] and size >= 4096 and zeroed == [size]
+assert state.params[SCRATCH] == address + 16 and state.stream == 0xABC
+for _ in range(3):
+    assert launch(unsafe=True) == (0, 0, 0, 2)
+    assert state.params[SCRATCH] == address + 16
+assert launch() == (0, 0, 0, 2)  # checked: the flag read back, not cleared when low
+assert launch(schedule="persistent") == (0, 0, 0, 2)
+
+# Bad offsets: the error, and the raised flag cleared (4 bytes) for the next launch.
+word.value = 1
+with pytest.raises(ValueError, match="holds the segment offsets"):
+    launch()
+assert state.memset_words == 1 and memset_dst.value == address + 16
+word.value = 0
+assert launch() == (0, 0, 0, 2) and list(kept.values())[0][1] == address
+
+# A launch that needs more grows it: a new one, cleared once.
+big = args(segments=70000, values=1 << 22)
+assert launch(arguments=big, unsafe=True) == (1, 0, 0, 2)
+(_, address2, size2, _), = kept.values()
+assert size2 > size and address2 != address and state.params[SCRATCH] == address2 + 16
+assert launch(arguments=big, unsafe=True) == (0, 0, 0, 2)
+assert launch(unsafe=True) == (0, 0, 0, 2) and state.params[SCRATCH] == address2 + 16
+
+# Another stream: a scratch of its own; back on the first, the first's.
+stream[0] = 0xDEF
+assert launch(unsafe=True) == (1, 0, 0, 2)
+assert state.params[SCRATCH] == kept[(0, 0xDEF)][1] + 16 != address2 + 16 and state.stream == 0xDEF
+stream[0] = 0xABC
+assert launch(unsafe=True) == (0, 0, 0, 2) and state.params[SCRATCH] == address2 + 16
+# Another device: its own too.
+one = {name: Tensor(v.address, v.n, v.dtype, index=1) for name, v in args().items()}
+assert launch(arguments=one, unsafe=True) == (1, 0, 0, 2) and (1, 0xABC) in kept
+
+# A stream capturing a graph: a scratch per call, cleared, as without the cache
+# (a graph must not keep the shared one); the kept ones stay as they were.
+capturing.value = 1
+queries = counter("fake_capture_queries")
+assert launch(unsafe=True) == (0, 1, 1, 2)
+assert state.params[SCRATCH] != address2 + 16 and counter("fake_capture_queries") > queries
+stream[0] = 0x123  # a new stream that is capturing: nothing kept for it
+assert launch(unsafe=True) == (0, 1, 1, 2) and (0, 0x123) not in kept
+stream[0] = 0xABC
+capturing.value = 0
+assert launch(unsafe=True) == (0, 0, 0, 2) and state.params[SCRATCH] == address2 + 16
+
+# A launch that fails (the driver refuses the second kernel after queuing the first
+# would be the same) drops the kept scratch: the next takes a new one, cleared.
+state.launch_result = 700
+with pytest.raises(RuntimeError, match="CUDA_ERROR_ILLEGAL_ADDRESS"):
+    launch(unsafe=True)
+assert (0, 0xABC) not in kept
+state.launch_result = 0
+assert launch(unsafe=True) == (1, 0, 0, 2) and (0, 0xABC) in kept
+
+# Threads on one stream share its scratch; no launch allocates or clears.
+(_, address3, _, _) = kept[(0, 0xABC)]
+memsets, zeros_before, allocs = state.memsets, len(zeroed), len(allocated)
+errors = []
+def worker():
+    try:
+        for _ in range(200):
+            k.launch(arguments=args(), unsafe=True)
+            k.launch(arguments=args())
+    except BaseException as e:
+        errors.append(e)
+threads = [threading.Thread(target=worker) for _ in range(4)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+assert not errors, errors
+assert (state.memsets, len(zeroed), len(allocated)) == (memsets, zeros_before, allocs)
+assert kept[(0, 0xABC)][1] == address3
+
+# At exit (or clear()) the tensors go back to PyTorch.
+_jit._scratch_cache.clear()
+assert not kept
+print("kept scratch passed")
+"""
+
+
+def test_warm_segment_launches_keep_a_scratch_per_stream(tmp_path):
+    """A warm segment launch keeps its scratch per (device, stream) and
+    neither allocates nor clears it on later launches (the task kernels
+    leave its header clean); it grows it when a launch needs more, clears a
+    raised offsets flag, keeps one per stream and device, falls back to a
+    scratch per call while the stream captures a graph, drops it after a
+    failed launch, and serves threads on one stream (against the fake
+    driver of test/python/fake_libcuda.c)."""
+    run_with_fake_driver(tmp_path, KEPT_CHILD, "kept scratch passed")
+
+
+def test_kept_scratch_without_a_capture_query(tmp_path):
+    """A driver without cuStreamIsCapturing (older than graph capture) keeps
+    the scratch all the same."""
+    source = WARM_PRELUDE + r"""
+from swage import _jit
+k = t.segment_sum
+k.launch(arguments=args(), unsafe=True)
+memsets = state.memsets
+for _ in range(3):
+    k.launch(arguments=args(), unsafe=True)
+assert state.memsets == memsets and len(zeroed) == 1 and len(_jit._scratch_cache.entries) == 1
+print("no capture query passed")
+"""
+    run_with_fake_driver(tmp_path, source, "no capture query passed",
+                         defines=("FAKE_NO_CAPTURE_QUERY",))

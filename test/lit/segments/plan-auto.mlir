@@ -194,8 +194,19 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK:         "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
 // CHECK-NEXT:    "sw.addptr"(%__merged1,
 // CHECK-NEXT:    "sw.load"(%{{[0-9]+}}) : (!sw.ptr<f32>) -> f32
-// The last stage only stores: no ticket.
+// The last stage only stores: no ticket for its chunks. Its CTAs end by
+// counting themselves (header word 63), and the last one clears the split
+// counter (task_kernels.c, emit_reset).
 // CHECK-NOT:     "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i32>, i32) -> i32
+// CHECK:         "sw.barrier"() : () -> ()
+// CHECK-NEXT:    "sw.fence"() : () -> ()
+// CHECK-NEXT:    "sw.constant"() {value = 1 : i32} : () -> i32
+// CHECK-NEXT:    "sw.constant"() {value = 63 : i64} : () -> i64
+// CHECK-NEXT:    "sw.addptr"(%__scratch,
+// CHECK-NEXT:    "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i32>, i32) -> i32
+// CHECK:           "sw.fence"() : () -> ()
+// CHECK:           "sw.addptr"(%__scratch64,
+// CHECK-NEXT:      "sw.store"(%{{[0-9]+}}, %{{[0-9]+}}) : (!sw.ptr<i64>, i64) -> ()
 // CHECK:         "func.return"
 func.func @segmented_softmax(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i32>, %output_ptr: !sw.ptr<f32>) attributes {sw.stages = 3 : i32} {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
