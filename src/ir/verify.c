@@ -614,6 +614,24 @@ static bool check_shuffle(verifier *v, const ir_op *op)
     return true;
 }
 
+/* simt.shfl_lane: a 32-bit scalar (or each slot of a vector of them) from
+ * the lane its i32 lane operand names (mod 32), of the same shape. */
+static bool check_shuffle_lane(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), lane = operand_type(v, op, 1), r = result_type(v, op, 0);
+    if ((x.kind != TY_SCALAR && x.kind != TY_VEC) || x.ptr_elem || ir_dtypes[x.dtype].bits != 32)
+        return fail(v, op, "'simt.shfl_lane' operand type %s must be a 32-bit scalar (or a vector of them)",
+                    TY(x, a));
+    if (lane.ptr_elem || lane.dtype != DT_I32 || lane.kind != x.kind || (x.kind == TY_VEC && lane.len != x.len))
+        return fail(v, op, "'simt.shfl_lane' lane type %s must be i32 in the shape of %s", TY(lane, a),
+                    TY(x, b));
+    if (!ir_type_eq(r, x))
+        return fail(v, op, "'simt.shfl_lane' result type %s does not match its operand type %s", TY(r, a),
+                    TY(x, b));
+    return true;
+}
+
 /* simt.smem_store / simt.smem_load: an i32 index, a scalar element, and a
  * byte offset aligned to the element whose first element lies inside the
  * function's simt.smem_bytes. */
@@ -667,6 +685,7 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_REDUCE_FN:
         case IR_HISTOGRAM:
         case IR_GATHER:
+        case IR_SEGMENTED_REDUCE:
         case IR_ATOMIC_RMW:
         case IR_ATOMIC_CAS:
         case IR_FENCE:
@@ -790,7 +809,8 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SCAN:
     case IR_REDUCE_FN:
     case IR_HISTOGRAM:
-    case IR_GATHER: return verify_scan_op(v, op);
+    case IR_GATHER:
+    case IR_SEGMENTED_REDUCE: return verify_scan_op(v, op);
     case IR_SEGMENT_ID: return verify_segment_id(v, op);
     case IR_SEGMENT: return verify_segment(v, op);
     case IR_SEGMENT_LENGTH: return verify_segment_length(v, op);
@@ -807,6 +827,7 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_SHFL_XOR:
     case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: return check_shuffle(v, op);
+    case IR_SIMT_SHFL_LANE: return check_shuffle_lane(v, op);
     case IR_SIMT_SMEM_STORE:
     case IR_SIMT_SMEM_LOAD: return check_smem(v, op);
     case IR_SIMT_BARRIER: return true;

@@ -3,6 +3,7 @@
  * verify.c (operands and results are checked, the op's level is known);
  * reports the first violation and returns false. */
 #include "verify_internal.h"
+#include "scalar.h"
 
 #include <stdio.h>
 
@@ -134,6 +135,29 @@ static bool check_gather(verifier *v, const ir_op *op)
     return true;
 }
 
+/* sw.segmented_reduce {kind} (x : tensor<NxT>, base : i64, ends : tensor<Sxi64>)
+ * -> tensor<SxT>, 1-D tiles of numbers. */
+static bool check_segmented_reduce(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type x = operand_type(v, op, 0), base = operand_type(v, op, 1), ends = operand_type(v, op, 2);
+    ir_type r = result_type(v, op, 0);
+    const ir_attr *kind = ir_attr_get(op, "kind");
+    if (!kind || kind->kind != ATTR_STR || ir_reduce_combine_op(kind->s) == IR_OP_COUNT)
+        return fail(v, op, "'sw.segmented_reduce' needs a string attribute 'kind': sum, max, min or prod");
+    if (!is_number_tile(x) || x.dtype == DT_I1)
+        return fail(v, op, "'sw.segmented_reduce' operand type %s must be a 1-D tile of numbers", TY(x, a));
+    if (base.kind != TY_SCALAR || base.ptr_elem || base.dtype != DT_I64)
+        return fail(v, op, "'sw.segmented_reduce' base type %s must be i64", TY(base, a));
+    if (!is_number_tile(ends) || ends.dtype != DT_I64)
+        return fail(v, op, "'sw.segmented_reduce' ends type %s must be a 1-D tile of i64", TY(ends, a));
+    ir_type want = ir_type_tile(elem_dtype(x), ends.len);
+    if (!ir_type_eq(r, want))
+        return fail(v, op, "'sw.segmented_reduce' result type %s must be %s (the operand's element type "
+                    "in the ends' shape)", TY(r, a), TY(want, b));
+    return true;
+}
+
 bool verify_scan_op(verifier *v, const ir_op *op)
 {
     switch (op->kind) {
@@ -141,6 +165,7 @@ bool verify_scan_op(verifier *v, const ir_op *op)
     case IR_REDUCE_FN: return check_combine_op(v, op);
     case IR_HISTOGRAM: return check_histogram(v, op);
     case IR_GATHER: return check_gather(v, op);
+    case IR_SEGMENTED_REDUCE: return check_segmented_reduce(v, op);
     default: return fail(v, op, "'%s' is not a scan op", name_of(op));
     }
 }

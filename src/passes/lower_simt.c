@@ -1255,6 +1255,7 @@ static bool lower_op(lowerer *lw, ir_op *op)
             return ls_lower_reduce_fn_axis(lw, op);
         return lower_combine(lw, op);
     case IR_GATHER: return lower_gather(lw, op);
+    case IR_SEGMENTED_REDUCE: return ls_lower_segmented_reduce(lw, op);
     case IR_HISTOGRAM: return lower_histogram(lw, op);
     /* Retyped already; they mean the same slot by slot. */
     case IR_FOR:

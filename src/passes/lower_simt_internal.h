@@ -116,6 +116,9 @@ bool ls_lower_reduce_axis(lowerer *lw, ir_op *op);
 /* sw.reduce_fn {axis}: each result element folded in order through shared
  * memory. */
 bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op);
+/* lower_simt_segmented.c: sw.segmented_reduce on a program of one warp
+ * (registers and shuffles). False after reporting. */
+bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op);
 /* Drops the sw.reshape ops ls_lower_shape_op kept (after the walk). */
 void ls_erase_reshapes(lowerer *lw, ir_block *b);
 

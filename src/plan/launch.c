@@ -103,6 +103,7 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->to_lists = over && !strcmp(over, "lists");
         k->stream_max = int_attr(f, "sw.stream_max", k->tile);
         k->streamer = str_attr(f, "sw.stream_form") != NULL;
+        k->flat = k->policy && !strcmp(k->policy, "flat");
         k->split = k->kind == PLAN_KERNEL_SPLIT || (k->kind == PLAN_KERNEL_LISTS && ir_attr_get(f, "sw.split_stage"));
         k->stage = (int32_t)int_attr(f, k->kind == PLAN_KERNEL_SPLIT ? "sw.stage" : "sw.split_stage", 0);
         k->block_threads = (int32_t)int_attr(f, "simt.num_threads", int_attr(f, "sw.block_threads", 128));
@@ -175,11 +176,21 @@ static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
  * than most sends them to the lists (or makes them stream). */
 static int choose_direct(const plan_info *info, const plan_sizes *sz)
 {
-    int last = -1, streamer = -1;
+    int last = -1, streamer = -1, flat = -1;
     int64_t mean = sz->segments > 0 ? sz->limit / sz->segments : 0;
+    for (int k = 0; k < info->nkernels; k++)
+        if (info->kernels[k].kind == PLAN_KERNEL_DIRECT && info->kernels[k].flat)
+            flat = k;
+    if (flat >= 0) {
+        const char *knob = getenv("SWAGE_FLAT");
+        bool take = knob && *knob ? strcmp(knob, "0") != 0
+                                  : sz->limit > sz->segments && mean <= PLAN_FLAT_MEAN_MAX;
+        if (take)
+            return flat;
+    }
     for (int k = 0; k < info->nkernels; k++) {
         const plan_kernel *pk = &info->kernels[k];
-        if (pk->kind != PLAN_KERNEL_DIRECT)
+        if (pk->kind != PLAN_KERNEL_DIRECT || pk->flat)
             continue;
         if (pk->streamer) { /* the widest whose tile is at most half the mean, else the narrowest */
             int32_t best = streamer >= 0 ? info->kernels[streamer].tile : 0;

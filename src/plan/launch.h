@@ -24,6 +24,7 @@ typedef struct plan_kernel {
     bool to_lists;           /* direct: longer segments go to the lists (else it streams them) */
     int64_t stream_max;      /* direct with lists: it streams segments up to this itself (else tile) */
     bool streamer;           /* direct: auto's kernel for means longer than half a tile */
+    bool flat;               /* direct: auto's flat kernel (a warp walks 32 segments' elements) */
     bool split;              /* it runs split stage `stage`: a split kernel, or a lists kernel
                                 linked with a one-stage program's split stage (sw.split_stage) */
     int32_t stage;           /* split */
@@ -106,6 +107,12 @@ typedef struct plan_runtime {
 } plan_runtime;
 
 void plan_runtime_compute(const plan_info *info, const plan_sizes *sizes, plan_runtime *rt);
+
+/* Auto's flat kernel takes means of segment lengths above 1 and up to
+ * PLAN_FLAT_MEAN_MAX elements (where a sub-warp kernel or the warp's of
+ * 128 would run otherwise); SWAGE_FLAT=1 in the environment takes it for
+ * every mean, SWAGE_FLAT=0 never (read at each launch). */
+enum { PLAN_FLAT_MEAN_MAX = 64 };
 
 /* The kernel that runs split stage 0 (a split kernel, or the lists kernel
  * linked with it), -1 when the plan splits nothing. */

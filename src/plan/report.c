@@ -102,11 +102,16 @@ void plan_report(const plan_report_input *in, strbuf *out)
         return;
     }
     sb_puts(out, "policies and thresholds (elements):\n");
-    sb_printf(out, "  direct: %s, %d thread%s per segment", direct->name, direct->program_threads,
-              direct->program_threads == 1 ? "" : "s");
-    if (direct->tasks_per_program > 1)
-        sb_printf(out, " (%d segments each)", direct->tasks_per_program);
-    sb_printf(out, ", on one tile up to %d", direct->tile);
+    if (direct->flat) {
+        sb_printf(out, "  direct: %s, a warp walks %d segments' elements in rows of %d, segments up to %d",
+                  direct->name, direct->tasks_per_program, 4 * direct->program_threads, direct->tile);
+    } else {
+        sb_printf(out, "  direct: %s, %d thread%s per segment", direct->name, direct->program_threads,
+                  direct->program_threads == 1 ? "" : "s");
+        if (direct->tasks_per_program > 1)
+            sb_printf(out, " (%d segments each)", direct->tasks_per_program);
+        sb_printf(out, ", on one tile up to %d", direct->tile);
+    }
     if (!direct->to_lists)
         sb_puts(out, "; longer segments are streamed\n");
     else if (rt->direct_max > direct->tile)

@@ -586,6 +586,25 @@ static void emit_stage_tiles(task_emitter *e, int32_t k, int32_t block, const ir
     }
 }
 
+void task_emit_row(task_emitter *e, int32_t k, int32_t block, ir_value base, ir_value *vals)
+{
+    const task_program *p = e->p;
+    build_index(e, base, block);
+    mark_needed(e, k);
+    for (int32_t v = 0; v < p->nvalues; v++)
+        e->tile_of[v] = IR_NO_VALUE;
+    for (int i = 0; i < p->nops; i++)
+        if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
+            make_tile(e, p->ops[i], block);
+    for (int i = 0, a = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        if (p->cls[i] == TASK_SEGVAL && op->kind != IR_LOAD_SEGMENT && e->needed[op->results[0]])
+            make_tile(e, op, block);
+        else if (p->cls[i] == TASK_REDUCE && p->place[i] == k)
+            vals[a++] = live_tile(e, op, block);
+    }
+}
+
 static void emit_stage_tile(task_emitter *e, int32_t k, int32_t block, ir_value base, bool masked, ir_value *acc)
 {
     emit_stage_tiles(e, k, block, &base, 1, masked, acc);

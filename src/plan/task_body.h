@@ -130,6 +130,11 @@ void task_emit_stream(task_emitter *e, int32_t block, task_stream_form form);
  * each reduction of stage k its accumulated value (accumulator dtype) in
  * partial[i], i counting stage k's reductions in program order. */
 void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partial);
+/* Stage k's segment values on one tile of `block` elements at `base` (i64),
+ * masked to [start, end): for each reduction of stage k, in program order,
+ * its operand in the accumulator dtype, the identity where masked off
+ * (the flat kernel's rows, task_flat.c). Stage k stores nothing. */
+void task_emit_row(task_emitter *e, int32_t k, int32_t block, ir_value base, ir_value *vals);
 /* Sets the result of reduction r (index into reduction_op) from its merged
  * accumulator value (the i1 fix-up and the cast of docs/simt.md). */
 void task_finish_reduction(task_emitter *e, int r, ir_value acc);

@@ -48,6 +48,7 @@
 #include "plan.h"
 #include "launch.h"
 #include "task_body.h"
+#include "task_kernels.h"
 #include "../passes/passes.h"
 
 #include <math.h>
@@ -129,29 +130,7 @@ const char *plan_shape_policy(plan_shape s)
 
 /* ---- the planner's state ---------------------------------------------------------- */
 
-typedef struct planner {
-    ir_module *m;
-    diag *d;
-    task_program p;
-    const char *name;
-    plan_shape shapes[PLAN_MAX_SHAPES];
-    int nshapes;
-    int nlists;          /* nshapes + stream + split */
-    ir_op *anchor;       /* new kernels go before it (the segment program) */
-    /* the kernel being built: its parameters */
-    ir_op *func;
-    ir_value *map;
-    ir_value *numel;
-    ir_value segments, check, scratch, split_min, chunk, partials_cap;
-    ir_value scratch64, chunk_bases; /* the split counter; each split segment's first chunk */
-    ir_value *cap;       /* [nlists] */
-    ir_value *partial, *merged; /* [nreductions] */
-    int64_t stream_max;  /* the direct kernel being built streams segments up to this */
-    task_stream_form direct_form; /* how its tasks stream (else PAIRS) */
-    /* memory traffic per element read and written, and per segment (its
-     * offsets and scalar stores), for the plan's report */
-    int read_bytes, write_bytes, segment_bytes;
-} planner;
+
 
 static int stream_list(const planner *pl) { return pl->nshapes; }
 static int split_list(const planner *pl) { return pl->nshapes + 1; }
@@ -168,7 +147,7 @@ static int live_values(const task_program *p)
 
 /* ---- kernels and their parameters ---------------------------------------------- */
 
-static void set_int(planner *pl, const char *name, int64_t v)
+void set_int(planner *pl, const char *name, int64_t v)
 {
     ir_attr_set_int(pl->m, pl->func, name, ir_type_scalar(DT_I32), v);
 }
@@ -180,7 +159,7 @@ static ir_value add_param(planner *pl, ir_type t, const char *name)
 
 /* A new func.func before the segment program with its parameters and the
  * hidden ones, and a fresh value map. */
-static void begin_kernel(planner *pl, const char *suffix, const char *task, plan_shape shape,
+void begin_kernel(planner *pl, const char *suffix, const char *task, plan_shape shape,
                          int32_t block_threads)
 {
     ir_module *m = pl->m;
@@ -251,12 +230,12 @@ static void begin_kernel(planner *pl, const char *suffix, const char *task, plan
     }
 }
 
-static ir_builder kernel_body(planner *pl)
+ir_builder kernel_body(planner *pl)
 {
     return irb_at_end(pl->m, ir_func_body(pl->func), pl->func->loc);
 }
 
-static void end_kernel(planner *pl, ir_builder *b)
+void end_kernel(planner *pl, ir_builder *b)
 {
     irb_op(b, IR_RETURN, NULL, 0, NULL, 0, 0);
 }
@@ -264,9 +243,9 @@ static void end_kernel(planner *pl, ir_builder *b)
 
 /* ---- shared pieces ---------------------------------------------------------------- */
 
-static ir_value offsets_param(const planner *pl) { return pl->map[ir_func_body(pl->p.func)->args[pl->p.offsets_param]]; }
+ir_value offsets_param(const planner *pl) { return pl->map[ir_func_body(pl->p.func)->args[pl->p.offsets_param]]; }
 
-static ir_value i64_of(ir_builder *b, ir_value x) { return irb_cast(b, x, ir_type_scalar(DT_I64)); }
+ir_value i64_of(ir_builder *b, ir_value x) { return irb_cast(b, x, ir_type_scalar(DT_I64)); }
 
 /* scratch[index] (i32) */
 static ir_value scratch_word(planner *pl, ir_builder *b, ir_value index)
@@ -413,7 +392,7 @@ static void check_offsets(planner *pl, ir_builder *outer, ir_value sid, const ir
  * `block` (0: never), else what `over` says: stream it in tiles of
  * stream_block; or append it to the list of its class; or stream it when
  * it spans at most DIRECT_STREAM_TILES tiles, else append it. */
-typedef enum overflow { OVERFLOW_STREAM, OVERFLOW_LISTS, OVERFLOW_STREAM_THEN_LISTS } overflow;
+
 
 static int64_t stream_max(const planner *pl, overflow over, plan_shape shape, bool streamer)
 {
@@ -480,7 +459,7 @@ static void emit_overflow(planner *pl, ir_builder *b, task_emitter *e, overflow 
     *b = e->b;
 }
 
-static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t block, overflow over,
+void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t block, overflow over,
                               int32_t stream_block, bool check)
 {
     task_emitter e;
@@ -514,7 +493,7 @@ static void emit_segment_task(planner *pl, ir_builder *b, ir_value sid, int32_t 
 /* Whether every segment load reads through a kernel parameter (not a
  * pointer the prologue computes): then a task's loads can be made before
  * its prologue runs (emit_segment_tasks). */
-static bool loads_from_params(const planner *pl)
+bool loads_from_params(const planner *pl)
 {
     const task_program *p = &pl->p;
     const ir_block *params = ir_func_body(p->func);
@@ -640,7 +619,7 @@ static void build_direct(planner *pl, plan_shape shape, overflow over, bool stre
 
 /* ---- list sections: persistent over one list ------------------------------------- */
 
-static ir_value grid_query(ir_builder *b, ir_op_kind kind)
+ir_value grid_query(ir_builder *b, ir_op_kind kind)
 {
     ir_value v = irb(b, kind, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(b->m, b->m->values[v].def, "axis", ir_type_scalar(DT_I32), 0);
@@ -1057,6 +1036,8 @@ static void build_schedule(planner *pl, plan_schedule schedule)
         int streamer = pl->p.nstages == 1 && subwarp >= 0 ? subwarp : warp;
         if (streamer >= 0)
             build_direct(pl, pl->shapes[streamer], OVERFLOW_STREAM_THEN_LISTS, true, 1);
+        /* the flat kernel, for short segments of a one-stage program */
+        plan_build_flat(pl);
         /* and the CTA streamer, for long segments */
         build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM_THEN_LISTS,
                      true, 1);

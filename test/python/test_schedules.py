@@ -161,9 +161,12 @@ def _plan_lines(text, heading):
     ([1024, 2047] * 8, "direct_subwarp64_stream"),  # mean 1535: still under twice the CTA's tile
     ([1500, 3000] * 8, "direct_cta1024_stream"),  # mean 2250: a CTA streams each segment
 ])
-def test_auto_picks_the_direct_kernel_from_the_mean(lengths, direct):
+def test_auto_picks_the_direct_kernel_from_the_mean(monkeypatch, lengths, direct):
     """A one-stage program's streamer is on half warps; a softmax's is on
-    warps (test_direct_tasks_stream_what_their_group_can)."""
+    warps (test_direct_tasks_stream_what_their_group_can). Without the flat
+    kernel (SWAGE_FLAT=0), which auto takes for a sum's means of 2 to 64
+    (test_flat.py)."""
+    monkeypatch.setenv("SWAGE_FLAT", "0")
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     values = np.zeros(int(offsets[-1]), np.float32)
     out = np.zeros(len(lengths), np.float32)
@@ -218,7 +221,8 @@ def test_plan_reports_every_segment_once(rng):
                                             "on one tile up to 128, streamed up to 2176; longer segments "
                                             "go to lists"),
 ])
-def test_direct_tasks_stream_what_their_group_can(rng, example, distribution, direct):
+def test_direct_tasks_stream_what_their_group_can(monkeypatch, rng, example, distribution, direct):
+    monkeypatch.setenv("SWAGE_FLAT", "0")  # the sub-warp kernels (a sum's tiny segments: flat)
     # The lengths from a fixed generator: the direct kernel follows the mean
     # (the first tile of at least twice it), and a random draw of tiny-uniform
     # lengths (mean 16.5) can pass 17 and take the next tile. The values stay

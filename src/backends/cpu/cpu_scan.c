@@ -12,7 +12,8 @@ enum { MAX_COMBINED = 16 }; /* operands of one scan or reduction */
 
 bool cpu_is_scan_op(ir_op_kind kind)
 {
-    return kind == IR_SCAN || kind == IR_REDUCE_FN || kind == IR_HISTOGRAM || kind == IR_GATHER;
+    return kind == IR_SCAN || kind == IR_REDUCE_FN || kind == IR_HISTOGRAM || kind == IR_GATHER ||
+           kind == IR_SEGMENTED_REDUCE;
 }
 
 bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
@@ -81,6 +82,11 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
             return cpu_internal(c, op, "expects (source, integer index) -> the source's dtype");
         return true;
     }
+    case IR_SEGMENTED_REDUCE:
+        if (no != 3 || cpu_dtype(c, o[1]) != DT_I64 || cpu_dtype(c, o[2]) != DT_I64 ||
+            cpu_slots(c, o[2]) != cpu_slots(c, op->results[0]) || cpu_dtype(c, o[0]) != cpu_dtype(c, op->results[0]))
+            return cpu_internal(c, op, "expects (x, i64 base, i64 ends) -> x's dtype in the ends' shape");
+        return true;
     default: return cpu_internal(c, op, "not a scan op");
     }
 }
@@ -227,6 +233,29 @@ static bool exec_gather(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* sw.segmented_reduce: result[k] folds, in element order, the elements at
+ * positions [ends[k-1], ends[k]) (ends[-1] = base; element i at base + i). */
+static bool exec_segmented_reduce(cpu_ctx *c, const ir_op *op)
+{
+    int32_t n = cpu_slots(c, op->operands[0]), s = cpu_slots(c, op->results[0]);
+    const ir_scalar *x = cpu_vals(c, op->operands[0]), *ends = cpu_vals(c, op->operands[2]);
+    int64_t base = cpu_vals(c, op->operands[1])[0].i;
+    ir_scalar *o = cpu_vals(c, op->results[0]);
+    ir_dtype dt = cpu_dtype(c, op->results[0]);
+    const char *kind = ir_attr_get(op, "kind")->s;
+    int64_t lo = base;
+    for (int32_t k = 0; k < s; k++) {
+        ir_scalar acc;
+        ir_eval_reduce_identity(kind, dt, &acc);
+        int64_t hi = ends[k].i;
+        for (int64_t p = lo > base ? lo : base; p < hi && p - base < n; p++)
+            ir_eval_reduce_combine(kind, dt, acc, x[p - base], &acc);
+        o[k] = acc;
+        lo = hi;
+    }
+    return true;
+}
+
 bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op)
 {
     switch (op->kind) {
@@ -234,6 +263,7 @@ bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_REDUCE_FN: return exec_combine(c, op);
     case IR_HISTOGRAM: return exec_histogram(c, op);
     case IR_GATHER: return exec_gather(c, op);
+    case IR_SEGMENTED_REDUCE: return exec_segmented_reduce(c, op);
     default: return cpu_internal(c, op, "not a scan op");
     }
 }

@@ -39,7 +39,7 @@ bool cpu_is_simt_op(ir_op_kind kind)
     switch (kind) {
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
     case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR: case IR_SIMT_SHFL_UP:
-    case IR_SIMT_SHFL_IDX: case IR_SIMT_VSLOTS: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
+    case IR_SIMT_SHFL_IDX: case IR_SIMT_SHFL_LANE: case IR_SIMT_VSLOTS: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
     case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER: case IR_SIMT_PRINT:
         return true;
     default:
@@ -112,6 +112,12 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
             return cpu_internal(c, op, "a shuffle moves 16-, 32- or 64-bit numbers");
         return true;
     }
+    case IR_SIMT_SHFL_LANE:
+        if (cpu_slots(c, r) != cpu_slots(c, op->operands[0]) || cpu_slots(c, op->operands[1]) != cpu_slots(c, r) ||
+            ir_dtypes[cpu_dtype(c, r)].bits != 32 || cpu_dtype(c, r) != cpu_dtype(c, op->operands[0]) ||
+            cpu_dtype(c, op->operands[1]) != DT_I32 || cpu_is_ptr(c, r))
+            return cpu_internal(c, op, "simt.shfl_lane moves 32-bit numbers from an i32 lane");
+        return true;
     case IR_SIMT_VSLOTS: {
         const ir_attr *s = ir_attr_get(op, "slots");
         int32_t n = cpu_slots(c, r), *buf = malloc(sizeof(int32_t) * (size_t)n);
@@ -315,6 +321,45 @@ static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
         for (int32_t j = 0; j < n; j++)
             o[(size_t)t * n + j] = x[(size_t)from * n + j];
     }
+    return true;
+}
+
+/* simt.shfl_lane: lane l reads, per slot, the slot of lane (lane[l] mod 32)
+ * of its warp; every lane of the warp must run it. */
+static bool exec_shuffle_lane(cpu_ctx *c, const ir_op *op)
+{
+    const ir_scalar *x = cpu_vals(c, op->operands[0]), *lane = cpu_vals(c, op->operands[1]);
+    ir_scalar *o = cpu_vals(c, op->results[0]);
+    int32_t n = cpu_slots(c, op->results[0]);
+    ir_scalar *out = malloc(sizeof(ir_scalar) * (size_t)n * (size_t)c->threads + 1);
+    if (!out) {
+        diag_error(c->d, DIAG_NOMEM, "out of memory");
+        return false;
+    }
+    for (int32_t t = 0; t < c->threads; t++) {
+        if (!cpu_thread_active(c, t))
+            continue;
+        int32_t base = t & ~(WARP - 1);
+        for (int32_t u = base; u < base + WARP && u < c->threads; u++)
+            if (!cpu_thread_active(c, u)) {
+                char loc[256];
+                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                              "%s at %s: thread %d shuffles within its warp, but thread %d does not run "
+                              "it (divergent control flow)", ir_ops[op->kind].name,
+                              cpu_loc_text(c, op->loc, loc), (int)t, (int)u);
+                free(out);
+                return false;
+            }
+        for (int32_t j = 0; j < n; j++) {
+            int32_t from = base + (int32_t)((uint32_t)lane[(size_t)t * n + j].i & (WARP - 1));
+            out[(size_t)t * n + j] = x[(size_t)from * n + j];
+        }
+    }
+    for (int32_t t = 0; t < c->threads; t++)
+        if (cpu_thread_active(c, t))
+            for (int32_t j = 0; j < n; j++)
+                o[(size_t)t * n + j] = out[(size_t)t * n + j];
+    free(out);
     return true;
 }
 
@@ -536,6 +581,7 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_SHFL_XOR:
     case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: return exec_shuffle(c, op);
+    case IR_SIMT_SHFL_LANE: return exec_shuffle_lane(c, op);
     case IR_SIMT_VSLOTS: return exec_vslots(c, op);
     case IR_SIMT_ATOMIC_RMW:
     case IR_SIMT_ATOMIC_CAS: return cpu_exec_atomic(c, op);

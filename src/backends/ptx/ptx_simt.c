@@ -628,6 +628,21 @@ static bool emit_vslots(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+/* simt.shfl_lane: shfl.sync.idx from the lane in a register (its low five
+ * bits), the whole warp taking part. */
+static bool emit_shuffle_lane(ptx_emitter *e, const ir_op *op)
+{
+    ir_type t = ir_value_type(e->m, op->operands[0]);
+    ptx_reg *s = ptx_regs(e, op->operands[0]), *lane = ptx_regs(e, op->operands[1]);
+    ptx_reg *d = ptx_define(e, op->results[0]);
+    for (int j = 0; j < ptx_slots(t); j++) {
+        char a[16], b[16], c[16];
+        ptx_line(e, "shfl.sync.idx.b32 %s, %s, %s, 0x1f, 0xffffffff;", ptx_reg_name(d[j], a),
+                 ptx_reg_name(s[j], b), ptx_reg_name(lane[j], c));
+    }
+    return true;
+}
+
 /* How one shuffle op exchanges: bfly (xor) or idx, its lane operand, and
  * its group of `width` lanes (the member mask and the segment bits of c). */
 typedef struct shuffle_form {
@@ -1008,6 +1023,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_VSLOTS] = emit_vslots,
     [IR_SIMT_SHFL_XOR] = emit_shuffle,
     [IR_SIMT_SHFL_IDX] = emit_shuffle,
+    [IR_SIMT_SHFL_LANE] = emit_shuffle_lane,
     [IR_SIMT_SHFL_UP] = emit_shuffle,
     [IR_SIMT_ATOMIC_RMW] = ptx_emit_atomic,
     [IR_SIMT_ATOMIC_CAS] = ptx_emit_atomic,

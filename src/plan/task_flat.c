@@ -1,0 +1,423 @@
+/* task_flat.c - auto's flat direct kernel (docs/schedules.md, "The flat
+ * kernel"): requires the planner's analysis of a segment program (task_
+ * kernels.h); adds <kernel>__direct_flat before it when the program is one
+ * the kernel runs, nothing otherwise.
+ *
+ * A program is a warp (CTAs of four) and runs a window of FLAT_SEGMENTS
+ * consecutive segments: lane k holds segment s0 + k's offsets (two
+ * coalesced loads), and when the window's offsets never decrease, its
+ * segments cover one range [W0, W1) that the warp walks in rows of
+ * FLAT_ROW elements (4 consecutive elements a lane: 16-byte loads), each
+ * row reduced per segment by sw.segmented_reduce (lower_simt_segmented.c)
+ * into lane k's accumulators. Then each lane runs its segment's scalar
+ * epilogue (the prologue and the ops after the reductions, as tiles of
+ * one element a lane: stores and loads masked to the lanes that run).
+ *
+ * A segment longer than FLAT_WALK_MAX (its span from its start rounded
+ * down to 4, as every classification) stays out of the walk: the walk
+ * keeps the next such segment's start, and a row that would start inside
+ * one jumps to its end, so a warp never walks an outlier's rows; after the
+ * walk the warp appends it to the lists as every direct kernel does. A
+ * window whose offsets decrease somewhere (bad offsets, unsafe launches)
+ * is not walked: the warp runs its segments one at a time as a warp's
+ * tasks (one tile of 128, else the lists, else streamed), which clamp each
+ * segment as the other kernels do. */
+#include "task_kernels.h"
+#include "../passes/passes.h"
+
+#include <stdint.h>
+#include <string.h>
+
+enum { FLAT_SEGMENTS = 32, FLAT_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
+
+/* ---- which programs ------------------------------------------------------------- */
+
+static bool is_param(const planner *pl, ir_value v)
+{
+    const ir_block *params = ir_func_body(pl->p.func);
+    for (int a = 0; a < params->nargs; a++)
+        if (params->args[a] == v)
+            return true;
+    return false;
+}
+
+static bool uniform_operand(const planner *pl, ir_value v)
+{
+    const ir_op *def = pl->m->values[v].def;
+    return is_param(pl, v) || (def && def->kind == IR_CONSTANT);
+}
+
+/* Scalar ops the epilogue runs one element a lane: no regions, and memory
+ * only through sw.load / sw.store. */
+static bool lane_op(const ir_op *op)
+{
+    if (op->nregions)
+        return false;
+    return op->kind == IR_CONSTANT || op->kind == IR_LOAD || op->kind == IR_STORE ||
+           (ir_ops[op->kind].flags & F_ELEM);
+}
+
+static bool flat_runs(const planner *pl)
+{
+    const task_program *p = &pl->p;
+    if (p->nstages != 1 || p->nreductions < 1 || !loads_from_params(pl))
+        return false;
+    for (int r = 0; r < p->nreductions; r++) {
+        const ir_op *op = p->ops[p->reduction_op[r]];
+        ir_dtype acc = task_reduction_acc(p, r);
+        if (p->place[p->reduction_op[r]] != 0 || ir_dtypes[acc].bits != 32 ||
+            ir_value_type(pl->m, op->results[0]).dtype == DT_I1)
+            return false;
+    }
+    for (int i = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        switch (p->cls[i]) {
+        case TASK_STORE: return false;
+        case TASK_SEGVAL:
+            for (int j = 0; j < op->noperands; j++)
+                if (ir_value_type(pl->m, op->operands[j]).kind != TY_SEGVAL && op->kind != IR_LOAD_SEGMENT &&
+                    !uniform_operand(pl, op->operands[j]))
+                    return false;
+            break;
+        case TASK_KEEP:
+        case TASK_POST:
+            if (!lane_op(op))
+                return false;
+            break;
+        default: break;
+        }
+    }
+    return true;
+}
+
+/* ---- building ------------------------------------------------------------------ */
+
+typedef struct flat {
+    planner *pl;
+    ir_builder *b;
+    ir_value *lanes;   /* program value -> its tile of one element a lane */
+    ir_value run;      /* i1 tile: the lanes whose segment the walk ran */
+} flat;
+
+static ir_type lane_type(ir_type t)
+{
+    if (t.kind == TY_PTR)
+        return ir_type_ptr_tile((ir_dtype)t.dtype, FLAT_SEGMENTS);
+    return ir_type_tile((ir_dtype)t.dtype, FLAT_SEGMENTS);
+}
+
+static ir_value lane_tile(flat *f, ir_value v)
+{
+    if (v < f->pl->p.nvalues && f->lanes[v] != IR_NO_VALUE)
+        return f->lanes[v];
+    ir_value s = v < f->pl->p.nvalues && f->pl->map[v] != IR_NO_VALUE ? f->pl->map[v] : v;
+    return irb_splat(f->b, s, lane_type(ir_value_type(f->pl->m, s)));
+}
+
+static bool has_lane_operand(const flat *f, const ir_op *op)
+{
+    for (int j = 0; j < op->noperands; j++)
+        if (op->operands[j] < f->pl->p.nvalues && f->lanes[op->operands[j]] != IR_NO_VALUE)
+            return true;
+    return false;
+}
+
+/* One scalar op of the program for every lane: uniform ones (no lane
+ * operand, no memory) once, as they are; the others as tiles, loads and
+ * stores masked to the lanes that run. */
+static void lane_clone(flat *f, const ir_op *op)
+{
+    planner *pl = f->pl;
+    ir_builder *b = f->b;
+    b->loc = op->loc;
+    if (!has_lane_operand(f, op) && op->kind != IR_LOAD && op->kind != IR_STORE) {
+        irb_clone(b, op, pl->map, pl->p.nvalues);
+        return;
+    }
+    ir_value operands[3];
+    int n = op->noperands;
+    for (int j = 0; j < n && j < 3; j++)
+        operands[j] = lane_tile(f, op->operands[j]);
+    if (op->kind == IR_LOAD) {
+        ir_type t = lane_type(ir_value_type(pl->m, op->results[0]));
+        ir_value mask = n > 1 ? irb_binary(b, IR_AND, operands[1], f->run) : f->run;
+        ir_value other = n > 2 ? operands[2] : irb_const(b, t, ir_scalar_from_int((ir_dtype)t.dtype, 0));
+        ir_value ops[3] = {operands[0], mask, other};
+        f->lanes[op->results[0]] = irb(b, IR_LOAD, ops, 3, t);
+        return;
+    }
+    if (op->kind == IR_STORE) {
+        ir_value ops[3] = {operands[0], operands[1], n > 2 ? irb_binary(b, IR_AND, operands[2], f->run) : f->run};
+        irb_op(b, IR_STORE, ops, 3, NULL, 0, 0);
+        return;
+    }
+    ir_type t = lane_type(ir_value_type(pl->m, op->results[0]));
+    ir_op *copy = irb_op(b, op->kind, operands, n, &t, 1, 0);
+    for (int i = 0; i < op->nattrs; i++)
+        if (strcmp(op->attrs[i].name, "stage"))
+            ir_attr_set(pl->m, copy, &op->attrs[i]);
+    f->lanes[op->results[0]] = copy->results[0];
+}
+
+static ir_value tile32(ir_builder *b, ir_dtype dt, int64_t v)
+{
+    return irb_const(b, ir_type_tile(dt, FLAT_SEGMENTS), ir_scalar_from_int(dt, v));
+}
+
+static ir_value reduce_scalar(ir_builder *b, const char *kind, ir_value tile)
+{
+    ir_value r = irb(b, IR_REDUCE, &tile, 1, ir_type_elem(ir_value_type(b->m, tile)));
+    ir_attr_set_str(b->m, b->m->values[r].def, "kind", kind);
+    return r;
+}
+
+/* min over the lanes where cond holds of x (i64), INT64_MAX where none. */
+static ir_value min_where(ir_builder *b, ir_value cond, ir_value x)
+{
+    return reduce_scalar(b, "min", irb_select(b, cond, x, tile32(b, DT_I64, INT64_MAX)));
+}
+
+/* The shortest buffer segments touch (INT64_MAX when none is counted). */
+static ir_value limit_of(planner *pl, ir_builder *b)
+{
+    ir_value limit = irb_int(b, DT_I64, INT64_MAX);
+    for (int h = 0; h < pl->p.params.nhidden; h++)
+        limit = irb_binary(b, IR_MINIMUM, limit, pl->numel[h]);
+    return limit;
+}
+
+static ir_value clamp(ir_builder *b, ir_value x, ir_value limit, ir_value low)
+{
+    return irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_MINIMUM, x, limit), low);
+}
+
+/* The offsets check of every lane's segment (check_offsets, one element a
+ * lane): a branch on __check, then one masked store of the flag. */
+static void check_lanes(planner *pl, ir_builder *outer, ir_value valid, ir_value sid, ir_value lo, ir_value hi,
+                        ir_value limit)
+{
+    ir_op *checking = irb_if(outer, irb_cmp(outer, "ne", pl->check, irb_int(outer, DT_I32, 0)), NULL, 0);
+    ir_builder skip = irb_at_end(pl->m, checking->regions[1], outer->loc);
+    irb_yield(&skip, NULL, 0);
+    ir_builder in = irb_at_end(pl->m, checking->regions[0], outer->loc), *b = &in;
+    ir_type i64t = ir_type_tile(DT_I64, FLAT_SEGMENTS);
+    ir_value bad = irb_cmp(b, "lt", hi, lo);
+    ir_value first = irb_cmp(b, "eq", sid, tile32(b, DT_I64, 0));
+    bad = irb_binary(b, IR_OR, bad, irb_binary(b, IR_AND, first, irb_cmp(b, "lt", lo, tile32(b, DT_I64, 0))));
+    if (pl->p.params.nhidden) {
+        ir_value last = irb_cmp(b, "eq", sid, irb_splat(b, irb_binary(b, IR_SUB, pl->segments, irb_int(b, DT_I64, 1)), i64t));
+        bad = irb_binary(b, IR_OR, bad, irb_binary(b, IR_AND, last, irb_cmp(b, "gt", hi, irb_splat(b, limit, i64t))));
+    }
+    bad = irb_binary(b, IR_AND, bad, valid);
+    ir_value ptrs = irb_splat(b, pl->scratch, ir_type_ptr_tile(DT_I32, FLAT_SEGMENTS));
+    ir_value ops[3] = {ptrs, tile32(b, DT_I32, 1), bad};
+    irb_op(b, IR_STORE, ops, 3, NULL, 0, 0);
+    irb_yield(b, NULL, 0);
+}
+
+/* The walk over [W0, W1) in rows; returns each reduction's per-lane
+ * accumulator. `ends` (i64 tile) are the lanes' segment ends, `starts`
+ * their starts, `longer` the lanes left out of the walk, `next_long` the
+ * first such lane's start (INT64_MAX: none). */
+static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_value starts, ir_value ends,
+                      ir_value longer, ir_value next_long, ir_value *acc)
+{
+    task_program *p = &pl->p;
+    ir_module *m = pl->m;
+    int nr = p->nreductions, ncarried = 2 + nr;
+    ir_value *inits = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 1));
+    ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(ncarried + 1));
+    ir_value first_row = irb_binary(b, IR_AND, w0, irb_int(b, DT_I64, -SEGMENT_ALIGN));
+    inits[0] = irb_cmp(b, "lt", first_row, w1);
+    inits[1] = first_row;
+    inits[2] = next_long;
+    for (int r = 0; r < nr; r++) {
+        const ir_op *op = p->ops[p->reduction_op[r]];
+        ir_scalar id;
+        ir_eval_reduce_identity(ir_attr_get(op, "kind")->s, task_reduction_acc(p, r), &id);
+        inits[3 + r] = irb_const(b, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS), id);
+    }
+    for (int i = 0; i < ncarried; i++)
+        types[i] = ir_value_type(m, inits[1 + i]);
+    ir_op *loop = irb_op(b, IR_WHILE, inits, ncarried + 1, types, ncarried, 1);
+    ir_block *body = loop->regions[0];
+    for (int i = 0; i < ncarried; i++)
+        ir_block_add_arg(m, body, types[i], NULL);
+    ir_builder in = irb_at_end(m, body, b->loc);
+    ir_value row = body->args[0], next = body->args[1];
+
+    task_emitter e;
+    task_emitter_init(&e, p, in, pl->map);
+    e.start = w0, e.end = w1;
+    ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    task_emit_row(&e, 0, FLAT_ROW, row, vals);
+    in = e.b;
+    ir_value *yields = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 2));
+    for (int r = 0; r < nr; r++) {
+        const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+        ir_value ops[3] = {vals[r], row, ends};
+        ir_value part = irb(&in, IR_SEGMENTED_REDUCE, ops, 3, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
+        ir_attr_set_str(m, m->values[part].def, "kind", kind);
+        yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], part);
+    }
+    /* the next row; one that starts inside a segment left out of the walk
+     * starts at its end instead (rounded down to 4) */
+    ir_value after = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
+    ir_type i64 = ir_type_scalar(DT_I64), i64t = ir_type_tile(DT_I64, FLAT_SEGMENTS);
+    ir_type two[2] = {i64, i64};
+    ir_op *jump = irb_if(&in, irb_cmp(&in, "ge", after, next), two, 2);
+    ir_builder stay = irb_at_end(m, jump->regions[1], in.loc);
+    ir_value kept[2] = {after, next};
+    irb_yield(&stay, kept, 2);
+    ir_builder go = irb_at_end(m, jump->regions[0], in.loc);
+    ir_value ahead = irb_binary(&go, IR_AND, longer, irb_cmp(&go, "gt", ends, irb_splat(&go, after, i64t)));
+    ir_value its_start = min_where(&go, ahead, starts), its_end = min_where(&go, ahead, ends);
+    ir_value inside = irb_cmp(&go, "le", its_start, after);
+    ir_value to = irb_binary(&go, IR_AND, its_end, irb_int(&go, DT_I64, -SEGMENT_ALIGN));
+    ir_value landed = irb_select(&go, inside, irb_binary(&go, IR_MAXIMUM, after, to), after);
+    ir_value later = irb_binary(&go, IR_AND, longer, irb_cmp(&go, "ge", starts, irb_splat(&go, landed, i64t)));
+    ir_value moved[2] = {landed, min_where(&go, later, starts)};
+    irb_yield(&go, moved, 2);
+    yields[0] = irb_cmp(&in, "lt", jump->results[0], w1);
+    yields[1] = jump->results[0];
+    yields[2] = jump->results[1];
+    irb_yield(&in, yields, ncarried + 1);
+    for (int r = 0; r < nr; r++)
+        acc[r] = loop->results[2 + r];
+}
+
+/* The window's segments the walk did not run, one at a time on the warp:
+ * all of them when the window's offsets decrease (ok false), else those
+ * longer than the walk takes. */
+static void emit_leftovers(planner *pl, ir_builder *b, ir_value s0, ir_value ok)
+{
+    ir_module *m = pl->m;
+    ir_op *loop = irb_for(b, irb_int(b, DT_I32, 0), irb_int(b, DT_I32, FLAT_SEGMENTS), irb_int(b, DT_I32, 1), NULL, 0);
+    ir_builder in = irb_at_end(m, loop->regions[0], b->loc);
+    ir_value sid = irb_binary(&in, IR_ADD, s0, loop->regions[0]->args[0]);
+    ir_op *real = irb_if(&in, irb_cmp(&in, "lt", i64_of(&in, sid), pl->segments), NULL, 0);
+    ir_builder there = irb_at_end(m, real->regions[0], b->loc);
+    task_emitter e;
+    task_emitter_init(&e, &pl->p, there, pl->map);
+    task_emit_range(&e, offsets_param(pl), sid, pl->numel, pl->p.params.nhidden, NULL);
+    ir_value span = i64_of(&e.b, task_span(&e, SEGMENT_ALIGN));
+    there = e.b;
+    ir_value left = irb_binary(&there, IR_OR, irb(&there, IR_NOT, &ok, 1, ir_type_scalar(DT_I1)),
+                               irb_cmp(&there, "gt", span, irb_int(&there, DT_I64, FLAT_WALK_MAX)));
+    ir_op *todo = irb_if(&there, left, NULL, 0);
+    ir_builder run = irb_at_end(m, todo->regions[0], b->loc);
+    emit_segment_task(pl, &run, sid, FLAT_TASK_TILE, OVERFLOW_LISTS, FLAT_TASK_TILE, false);
+    irb_yield(&run, NULL, 0);
+    ir_builder none = irb_at_end(m, todo->regions[1], b->loc);
+    irb_yield(&none, NULL, 0);
+    irb_yield(&there, NULL, 0);
+    ir_builder outside = irb_at_end(m, real->regions[1], b->loc);
+    irb_yield(&outside, NULL, 0);
+    irb_yield(&in, NULL, 0);
+}
+
+static void emit_window(planner *pl, ir_builder *b, ir_value pid32)
+{
+    task_program *p = &pl->p;
+    ir_module *m = pl->m;
+    ir_type i64t = ir_type_tile(DT_I64, FLAT_SEGMENTS);
+    ir_value offsets = offsets_param(pl);
+    ir_type ot = ir_value_type(m, offsets);
+    ir_value s0_32 = irb_binary(b, IR_MUL, pid32, irb_int(b, DT_I32, FLAT_SEGMENTS));
+    ir_value s0 = i64_of(b, s0_32);
+    ir_value limit = limit_of(pl, b), zero = irb_int(b, DT_I64, 0);
+    /* the lanes' segments: sid = s0 + lane, offsets [sid], [sid + 1] (both
+     * capped at the last offset: lanes past the segments are empty at the
+     * end) */
+    ir_value lane = irb_arange(b, FLAT_SEGMENTS);
+    ir_value sid = irb_binary(b, IR_ADD, irb_splat(b, s0, i64t), irb_cast(b, lane, i64t));
+    ir_value segs = irb_splat(b, pl->segments, i64t);
+    ir_value valid = irb_cmp(b, "lt", sid, segs);
+    ir_value lo_at = irb_binary(b, IR_MINIMUM, sid, segs);
+    ir_value hi_at = irb_binary(b, IR_MINIMUM, irb_binary(b, IR_ADD, sid, tile32(b, DT_I64, 1)), segs);
+    ir_type optrs = ir_type_ptr_tile((ir_dtype)ot.dtype, FLAT_SEGMENTS);
+    ir_type otile = ir_type_tile((ir_dtype)ot.dtype, FLAT_SEGMENTS);
+    ir_value lo_ptr = irb_binary(b, IR_ADDPTR, irb_splat(b, offsets, optrs), lo_at);
+    ir_value hi_ptr = irb_binary(b, IR_ADDPTR, irb_splat(b, offsets, optrs), hi_at);
+    ir_value lo = irb_cast(b, irb(b, IR_LOAD, &lo_ptr, 1, otile), i64t);
+    ir_value hi = irb_cast(b, irb(b, IR_LOAD, &hi_ptr, 1, otile), i64t);
+    check_lanes(pl, b, valid, sid, lo, hi, limit);
+    ir_value limit_t = irb_splat(b, limit, i64t), zero_t = tile32(b, DT_I64, 0);
+    ir_value starts = clamp(b, lo, limit_t, zero_t);
+    ir_value ends = clamp(b, hi, limit_t, starts);
+    /* the window is walked when its offsets never decrease */
+    ir_value rising = irb_cast(b, irb_cmp(b, "ge", hi, lo), ir_type_tile(DT_I32, FLAT_SEGMENTS));
+    ir_value ok = irb_cmp(b, "eq", reduce_scalar(b, "min", rising), irb_int(b, DT_I32, 1));
+    ir_value span = irb_binary(b, IR_SUB, ends, irb_binary(b, IR_AND, starts, tile32(b, DT_I64, -SEGMENT_ALIGN)));
+    ir_value longer = irb_binary(b, IR_AND, valid, irb_cmp(b, "gt", span, tile32(b, DT_I64, FLAT_WALK_MAX)));
+    ir_value next_long = min_where(b, longer, starts);
+
+    ir_op *walk = irb_if(b, ok, NULL, 0);
+    ir_builder in = irb_at_end(m, walk->regions[0], b->loc);
+    ir_value w0 = clamp(&in, i64_of(&in, irb_load_at(&in, offsets, s0)), limit, zero);
+    ir_value w1_at = irb_binary(&in, IR_MINIMUM, irb_binary(&in, IR_ADD, s0, irb_int(&in, DT_I64, FLAT_SEGMENTS)),
+                                pl->segments);
+    ir_value w1 = clamp(&in, i64_of(&in, irb_load_at(&in, offsets, w1_at)), limit, w0);
+    ir_value *acc = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
+    emit_walk(pl, &in, w0, w1, starts, ends, longer, next_long, acc);
+    /* each lane's epilogue */
+    flat f = {.pl = pl, .b = &in};
+    f.lanes = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
+    for (int32_t v = 0; v < p->nvalues; v++)
+        f.lanes[v] = IR_NO_VALUE;
+    f.run = irb_binary(&in, IR_AND, valid, irb(&in, IR_NOT, &longer, 1, ir_value_type(m, longer)));
+    for (int i = 0, r = 0; i < p->nops; i++) {
+        const ir_op *op = p->ops[i];
+        switch (p->cls[i]) {
+        case TASK_ID: f.lanes[op->results[0]] = irb_cast(&in, sid, ir_type_tile(DT_I32, FLAT_SEGMENTS)); break;
+        case TASK_LENGTH:
+            f.lanes[op->results[0]] = irb_cast(&in, irb_binary(&in, IR_SUB, ends, starts),
+                                               lane_type(ir_value_type(m, op->results[0])));
+            break;
+        case TASK_REDUCE:
+            f.lanes[op->results[0]] = irb_cast(&in, acc[r++], lane_type(ir_value_type(m, op->results[0])));
+            break;
+        case TASK_KEEP:
+        case TASK_POST: lane_clone(&f, op); break;
+        default: break;
+        }
+    }
+    irb_yield(&in, NULL, 0);
+    ir_builder skip = irb_at_end(m, walk->regions[1], b->loc);
+    irb_yield(&skip, NULL, 0);
+    /* what the walk left */
+    ir_value any = irb_binary(b, IR_OR, irb(b, IR_NOT, &ok, 1, ir_type_scalar(DT_I1)),
+                              irb_cmp(b, "lt", next_long, irb_int(b, DT_I64, INT64_MAX)));
+    ir_op *rest = irb_if(b, any, NULL, 0);
+    ir_builder left = irb_at_end(m, rest->regions[0], b->loc);
+    emit_leftovers(pl, &left, s0_32, ok);
+    irb_yield(&left, NULL, 0);
+    ir_builder none = irb_at_end(m, rest->regions[1], b->loc);
+    irb_yield(&none, NULL, 0);
+}
+
+void plan_build_flat(planner *pl)
+{
+    if (!flat_runs(pl))
+        return;
+    begin_kernel(pl, "direct_flat", "direct", (plan_shape){32, FLAT_ROW / 32}, FLAT_THREADS);
+    ir_attr_set_str(pl->m, pl->func, "sw.policy", "flat");
+    set_int(pl, "sw.tile", FLAT_WALK_MAX);
+    ir_attr_set_str(pl->m, pl->func, "sw.overflow", "lists");
+    set_int(pl, "sw.stream_max", FLAT_WALK_MAX);
+    set_int(pl, "sw.tasks_per_program", FLAT_SEGMENTS);
+    ir_builder b = kernel_body(pl);
+    ir_value pid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
+    ir_attr_set_int(pl->m, pl->m->values[pid].def, "axis", ir_type_scalar(DT_I32), 0);
+    ir_value s0 = irb_binary(&b, IR_MUL, i64_of(&b, pid), irb_int(&b, DT_I64, FLAT_SEGMENTS));
+    ir_op *inside = irb_if(&b, irb_cmp(&b, "lt", s0, pl->segments), NULL, 0);
+    ir_builder then = irb_at_end(pl->m, inside->regions[0], b.loc);
+    task_stream_form saved = pl->direct_form;
+    pl->direct_form = TASK_STREAM_MASKED;
+    emit_window(pl, &then, pid);
+    pl->direct_form = saved;
+    irb_yield(&then, NULL, 0);
+    ir_builder other = irb_at_end(pl->m, inside->regions[1], b.loc);
+    irb_yield(&other, NULL, 0);
+    end_kernel(pl, &b);
+}

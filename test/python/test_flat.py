@@ -1,0 +1,203 @@
+"""The flat direct kernel of one-stage segment programs (docs/schedules.md,
+"The flat kernel"), on the CPU SIMT executor against the float64
+reference: SWAGE_FLAT=1 forces it for every launch, over every
+distribution of segment_cases (empty segments, no segments, segments
+longer than the walk takes, which go to the lists), int32 and int64
+offsets, float32/float16/bfloat16, unsafe=True with bad offsets (clamped
+per segment as every kernel does) and the offsets check; where auto takes
+it by itself (means above 1 and up to 64) and where not (softmax, longer
+means, SWAGE_FLAT=0); its PTX assembled by ptxas.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import segment_cases as sc
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES_DIR = os.path.join(REPO, "examples")
+if EXAMPLES_DIR not in sys.path:
+    sys.path.insert(0, EXAMPLES_DIR)
+
+from segment_examples import EXAMPLES, kernel  # noqa: E402
+
+ONE_STAGE = ("segmented_sum", "segmented_max", "segmented_mean", "weighted_sum")
+N = 1 << 13
+
+
+@pytest.fixture
+def flat_on(monkeypatch):
+    monkeypatch.setenv("SWAGE_FLAT", "1")
+
+
+def _arguments(example, inputs, out):
+    arguments = {"values_ptr": inputs["values"], "offsets_ptr": inputs["offsets"],
+                 "output_ptr" if example in sc.SEGMENT_SHAPED else "out_ptr": out}
+    arguments.update({name + "_ptr": inputs[name] for name in sc.EXTRA_INPUTS.get(example, ())})
+    return arguments
+
+
+def _direct(example, inputs):
+    out = sc.new_output(example, inputs)
+    text = str(kernel(example).plan(arguments=_arguments(example, inputs, out)))
+    return [line.split()[1] for line in text.splitlines() if line.startswith("  1. ")][0], text
+
+
+def _run(example, inputs, **options):
+    out = sc.new_output(example, inputs)
+    EXAMPLES[example].launch(inputs, out, executor="simt", **options)
+    return out
+
+
+@pytest.mark.parametrize("distribution", sc.DISTRIBUTIONS)
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_flat_on_every_distribution(flat_on, example, distribution, rng):
+    lengths = sc.lengths(distribution, N, rng)
+    inputs = sc.make_inputs(example, lengths, rng)
+    assert _direct(example, inputs)[0] == example + "__direct_flat"
+    first = _run(example, inputs)
+    sc.check(example, first, inputs, "flat, %s" % distribution)
+    again = _run(example, inputs)
+    assert np.array_equal(first.view(np.uint8), again.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype,offsets_dtype", [("float32", "int32"), ("float32", "int64"),
+                                                 ("float16", "int64"), ("bfloat16", "int32")])
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_flat_dtypes_offsets_and_long_segments(flat_on, example, dtype, offsets_dtype, rng):
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes", reason="bfloat16 arrays need ml_dtypes")
+    lengths = sc.lengths("tiny-uniform", N, rng)
+    lengths[::37] = 0
+    lengths[5] = 3000            # past the walk: the lists
+    lengths[len(lengths) // 2] = 20000  # split
+    lengths[-1] = 1025
+    inputs = sc.make_inputs(example, lengths, rng, dtype=dtype, offsets_dtype=offsets_dtype,
+                            pad_before=int(rng.integers(0, 7)), pad_after=int(rng.integers(0, 7)))
+    direct, text = _direct(example, inputs)
+    assert direct == example + "__direct_flat", text
+    assert "split" in text and "list" in text, text
+    sc.check(example, _run(example, inputs), inputs, "flat %s %s" % (dtype, offsets_dtype))
+    sc.check(example, _run(example, inputs, unsafe=True), inputs, "flat unsafe")
+
+
+def test_flat_random_small_cases(flat_on, rng):
+    for _ in range(8):
+        lengths = sc.random_small_lengths(rng)
+        for example in ("segmented_sum", "segmented_max", "weighted_sum"):
+            inputs = sc.make_inputs(example, lengths, rng)
+            sc.check(example, _run(example, inputs), inputs, "random lengths %s" % list(lengths))
+
+
+def test_flat_no_segments(flat_on):
+    out = np.full(1, -3.0, np.float32)
+    kernel("segmented_sum").launch(arguments={"values_ptr": np.ones(5, np.float32),
+                                              "offsets_ptr": np.zeros(1, np.int32), "out_ptr": out},
+                                   executor="simt")
+    assert out[0] == -3.0
+
+
+def _clamped(offsets, length):
+    out = []
+    for start, end in zip(offsets[:-1], offsets[1:]):
+        start = min(max(start, 0), length)
+        out.append((start, min(max(end, start), length)))
+    return out
+
+
+@pytest.mark.parametrize("offsets_dtype", [np.int32, np.int64])
+def test_flat_unsafe_bad_offsets_are_clamped_per_segment(flat_on, offsets_dtype, rng):
+    """A window whose offsets decrease is run one segment at a time, each
+    clamped to the buffers as every kernel clamps it; good windows around
+    it are walked."""
+    n = 3000
+    values = rng.standard_normal(n).astype(np.float32)
+    good = list(range(0, 1200, 12))
+    bad = [-5, 100, 40, 2999, 5000, 10, 2100, 0, n, 0, n]
+    offsets = good + bad + list(range(1300, 2900, 7))
+    if offsets_dtype is np.int64:
+        offsets[len(good) + 5] = 1 << 40
+    sums = np.full(len(offsets) - 1, -1.0, dtype=np.float32)
+    kernel("segmented_sum").launch(arguments={"values_ptr": values,
+                                              "offsets_ptr": np.array(offsets, offsets_dtype),
+                                              "out_ptr": sums}, executor="simt", unsafe=True)
+    expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
+    np.testing.assert_allclose(sums, expected, rtol=1e-5, atol=1e-3)
+
+
+def test_flat_offsets_check_catches_bad_offsets(flat_on):
+    values = np.ones(100, np.float32)
+    out = np.full(40, -3.0, np.float32)
+    offsets = np.arange(41, dtype=np.int32)
+    offsets[30] = 10
+    with pytest.raises(ValueError, match="segment 29"):
+        kernel("segmented_sum").launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                                  "out_ptr": out}, executor="simt")
+    offsets = np.arange(41, dtype=np.int64)
+    offsets[40] = 101
+    with pytest.raises(ValueError, match="offsets"):
+        kernel("segmented_sum").launch(arguments={"values_ptr": values, "offsets_ptr": offsets,
+                                                  "out_ptr": out[:40]}, executor="simt")
+
+
+@pytest.mark.parametrize("lengths, flat", [
+    ([1] * 64, False),               # at most one element a segment: the one-element kernel
+    ([0, 2] * 32, False),
+    ([0, 3] * 32, True),             # mean 1.5
+    ([5, 6, 7, 6] * 16, True),
+    ([32] * 63 + [2048], True),      # mean 64
+    ([32] * 63 + [2200], False),     # mean past 64: a warp's tile
+    ([300, 900] * 8, False),
+])
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_auto_takes_the_flat_kernel_for_short_means(monkeypatch, example, lengths, flat, rng):
+    monkeypatch.delenv("SWAGE_FLAT", raising=False)
+    inputs = sc.make_inputs(example, np.array(lengths), rng)
+    direct, text = _direct(example, inputs)
+    assert (direct == example + "__direct_flat") == flat, text
+    monkeypatch.setenv("SWAGE_FLAT", "0")
+    assert _direct(example, inputs)[0] != example + "__direct_flat"
+    monkeypatch.setenv("SWAGE_FLAT", "1")
+    assert _direct(example, inputs)[0] == example + "__direct_flat"
+
+
+@pytest.mark.parametrize("example", ["segmented_softmax", "segmented_l2_normalise"])
+def test_programs_of_several_stages_have_no_flat_kernel(flat_on, example, rng):
+    inputs = sc.make_inputs(example, sc.lengths("tiny-uniform", N, rng), rng)
+    direct, _ = _direct(example, inputs)
+    assert "flat" not in direct
+    assert "direct_flat" not in kernel(example).emit_ptx(
+        arguments=_arguments(example, inputs, sc.new_output(example, inputs)), sm=90)
+
+
+def _ptxas():
+    found = shutil.which("ptxas")
+    if not found and os.access("/usr/local/cuda/bin/ptxas", os.X_OK):
+        found = "/usr/local/cuda/bin/ptxas"
+    return found
+
+
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_flat_kernel_ptx_assembles(example, rng, tmp_path):
+    inputs = sc.make_inputs(example, sc.lengths("tiny-uniform", 1 << 10, rng), rng)
+    ptx = kernel(example).emit_ptx(arguments=_arguments(example, inputs, sc.new_output(example, inputs)),
+                                   sm=90)
+    entry = ptx[ptx.index(".entry %s__direct_flat(" % example):]
+    body = entry[:entry.index("\n}\n")]
+    assert "shfl.sync.idx.b32" in body and "ld.global.v4" in body.replace(".nc", ""), body[:2000]
+    assert "atom.global.add.f32" not in body and "red.global.add.f32" not in body
+    ptxas = _ptxas()
+    if not ptxas:
+        pytest.skip("no ptxas")
+    for sm in (90, 80):
+        path = tmp_path / ("k%d.ptx" % sm)
+        path.write_text(kernel(example).emit_ptx(
+            arguments=_arguments(example, inputs, sc.new_output(example, inputs)), sm=sm))
+        run = subprocess.run([ptxas, "-arch=sm_%d" % sm, str(path), "-o", str(tmp_path / "k.cubin")],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
