@@ -20,7 +20,7 @@
  * walk the warp appends it to the lists as every direct kernel does. A
  * window whose offsets decrease somewhere (bad offsets, unsafe launches)
  * is not walked: the warp runs its segments one at a time as a warp's
- * tasks (one tile of 128, else the lists, else streamed), which clamp each
+ * tasks (one tile of 128, streamed up to FLAT_WALK_MAX, listed past it), which clamp each
  * segment as the other kernels do. */
 #include "task_kernels.h"
 #include "../passes/passes.h"
@@ -306,7 +306,11 @@ static void emit_leftovers(planner *pl, ir_builder *b, ir_value s0, ir_value ok)
                                irb_cmp(&there, "gt", span, irb_int(&there, DT_I64, FLAT_WALK_MAX)));
     ir_op *todo = irb_if(&there, left, NULL, 0);
     ir_builder run = irb_at_end(m, todo->regions[0], b->loc);
-    emit_segment_task(pl, &run, sid, FLAT_TASK_TILE, OVERFLOW_LISTS, FLAT_TASK_TILE, false);
+    /* streamed up to the walk's limit, listed past it: the launch runs
+     * the lists only when a segment can be longer than that (launch.c),
+     * and a listed segment nobody runs would also leave its list's count
+     * in the scratch header for the next launch */
+    emit_segment_task(pl, &run, sid, FLAT_TASK_TILE, OVERFLOW_STREAM_THEN_LISTS, FLAT_TASK_TILE, false);
     irb_yield(&run, NULL, 0);
     ir_builder none = irb_at_end(m, todo->regions[1], b->loc);
     irb_yield(&none, NULL, 0);
@@ -406,6 +410,7 @@ void plan_build_flat(planner *pl)
     ir_attr_set_str(pl->m, pl->func, "sw.overflow", "lists");
     set_int(pl, "sw.stream_max", FLAT_WALK_MAX);
     set_int(pl, "sw.tasks_per_program", FLAT_SEGMENTS);
+    pl->stream_max = FLAT_WALK_MAX; /* emit_leftovers */
     ir_builder b = kernel_body(pl);
     ir_value pid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(pl->m, pl->m->values[pid].def, "axis", ir_type_scalar(DT_I32), 0);
