@@ -78,17 +78,6 @@ static ir_value up(seg_lowering *s, ir_value v, int offset)
     return q;
 }
 
-/* #{k : E[k] <= p} per lane: five halvings, then the last lane. */
-static ir_value count_le(seg_lowering *s, ir_value e, ir_value e_last, ir_value p)
-{
-    ir_value at = c32(s, 0);
-    for (int step = 16; step >= 1; step /= 2) {
-        ir_value probe = from_lane(s, e, bin(s, IR_OR, at, c32(s, step - 1)));
-        at = sel(s, cmp(s, "le", probe, p), bin(s, IR_OR, at, c32(s, step)), at);
-    }
-    return bin(s, IR_ADD, at, sel(s, cmp(s, "le", e_last, p), c32(s, 1), c32(s, 0)));
-}
-
 static ir_value slot_of(seg_lowering *s, ir_value v, int j, ir_type t)
 {
     char slots[16];
@@ -98,17 +87,115 @@ static ir_value slot_of(seg_lowering *s, ir_value v, int j, ir_type t)
     return r;
 }
 
+static ir_value cvec(seg_lowering *s, ir_dtype dt, int64_t v)
+{
+    ir_builder b = irb_before(s->lw->m, s->pos);
+    return irb_const(&b, ir_type_vec(dt, 1), ir_scalar_from_int(dt, v));
+}
+
+static void smem_put(seg_lowering *s, ir_value index, ir_value value, ir_value mask)
+{
+    ls_smem_store(s->lw, s->pos, 0, index, value, mask);
+}
+
+static ir_value smem_get(seg_lowering *s, ir_value index, ir_dtype dt)
+{
+    return ls_smem_load(s->lw, s->pos, 0, index, dt);
+}
+
+static void warp_sync(seg_lowering *s)
+{
+    ls_emit_op(s->lw, s->pos, IR_SIMT_WARP_BARRIER, NULL, 0, NULL, 0);
+}
+
+/* V = 8 or 16 slots a lane (positions V l .. V l + V - 1, the op's
+ * lane-major order): tails marked in shared memory, a serial fold per
+ * lane, one scan over the lanes, each segment's total read back from
+ * shared memory (docs/simt.md). */
+static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, ir_value lane, int32_t n, int32_t v)
+{
+    lowerer *lw = s->lw;
+    ir_op *op = s->pos;
+    ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
+    int32_t warps = lw->threads / SIMT_WARP, region = 5 * n;
+    if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * region))
+        return false;
+    int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;
+    /* this warp's region: n flag bytes, then n values */
+    ir_value warp = ls_splat(lw, op, ls_binary(lw, op, IR_SHR, ls_thread_id(lw), ls_const_i32(lw, op, 5)), 1);
+    ir_value at = bin(s, IR_ADD, bin(s, IR_MUL, warp, c32(s, region)), c32(s, SIMT_REDUCE_SCRATCH)); /* bytes */
+    ir_value flag_words = bin(s, IR_ADD, bin(s, IR_SHR, at, c32(s, 2)), bin(s, IR_MUL, lane, c32(s, words)));
+    ir_value values = bin(s, IR_ADD, bin(s, IR_SHR, at, c32(s, 2)), c32(s, n / 4));
+    warp_sync(s); /* the reads of the op before (or the row before) are done */
+    ir_value zero = c32(s, 0);
+    for (int i = 0; i < words; i++)
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
+    warp_sync(s);
+    /* the byte of each segment's last position in the row */
+    ir_value ends_here = cmp(s, "ge", e, c32(s, 1));
+    smem_put(s, bin(s, IR_ADD, at, bin(s, IR_SUB, e, c32(s, 1))), cvec(s, DT_I8, 1), ends_here);
+    /* and the position before the start (lane 0): what precedes it is no
+     * segment's */
+    ir_value lane0 = cmp(s, "eq", lane, zero);
+    smem_put(s, bin(s, IR_ADD, at, bin(s, IR_SUB, from, c32(s, 1))), cvec(s, DT_I8, 1),
+             bin(s, IR_AND, lane0, cmp(s, "ge", from, c32(s, 1))));
+    warp_sync(s);
+    ir_value w[4] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
+    for (int i = 0; i < words; i++)
+        w[i] = smem_get(s, bin(s, IR_ADD, flag_words, c32(s, i)), DT_I32);
+    /* the serial fold: a run restarts after each tail */
+    ir_value tail[16], r[16];
+    for (int j = 0; j < v; j++) {
+        tail[j] = cmp(s, "ne", bin(s, IR_AND, w[j / 4], c32(s, (int32_t)(0xffu << (8 * (j % 4))))), zero);
+        ir_value xj = slot_of(s, x, j, s->lane_t);
+        r[j] = j == 0 ? xj : sel(s, tail[j - 1], xj, bin(s, s->combine, r[j - 1], xj));
+    }
+    ir_value any = w[0];
+    for (int i = 1; i < words; i++)
+        any = bin(s, IR_OR, any, w[i]);
+    ir_value trailing = sel(s, tail[v - 1], s->identity, r[v - 1]);
+    /* st: the last lane <= this one with a tail (0: none); then the scan of
+     * the trailing runs from st on */
+    ir_value st = sel(s, cmp(s, "ne", any, zero), lane, zero);
+    for (int offset = 1; offset < SIMT_WARP; offset *= 2)
+        st = bin(s, IR_MAXIMUM, st, up(s, st, offset));
+    ir_value total = trailing;
+    for (int offset = 1; offset < SIMT_WARP; offset *= 2) {
+        ir_value t_up = up(s, total, offset);
+        ir_value take = cmp(s, "ge", bin(s, IR_SUB, lane, c32(s, offset)), st);
+        total = sel(s, take, bin(s, s->combine, t_up, total), total);
+    }
+    ir_value carry = sel(s, cmp(s, "ge", lane, c32(s, 1)), up(s, total, 1), s->identity);
+    /* every position's run value, for the segments' lanes to read */
+    ir_value mine = bin(s, IR_ADD, values, bin(s, IR_MUL, lane, c32(s, v)));
+    for (int j = 0; j < v; j++)
+        smem_put(s, bin(s, IR_ADD, mine, c32(s, j)), r[j], IR_NO_VALUE);
+    warp_sync(s);
+    /* lane k: segment k = [E[k-1], E[k]), its total at E[k] - 1 plus the
+     * carry into that lane when the segment starts before the lane */
+    ir_value e_before = sel(s, lane0, from, up(s, e, 1));
+    ir_value some = cmp(s, "gt", e, e_before);
+    ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, c32(s, 1)), zero);
+    ir_value got = smem_get(s, bin(s, IR_ADD, values, last), dt);
+    ir_value owner = bin(s, IR_SHR, last, c32(s, logv));
+    ir_value in = from_lane(s, carry, owner);
+    ir_value crosses = cmp(s, "lt", e_before, bin(s, IR_SHL, owner, c32(s, logv)));
+    got = sel(s, crosses, bin(s, s->combine, in, got), got);
+    ls_replace_op(lw, op, sel(s, some, got, s->identity));
+    return true;
+}
+
 bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
-    ir_value x = op->operands[0], base = op->operands[1], ends = op->operands[2];
+    ir_value x = op->operands[0], base = op->operands[1], ends = op->operands[2], start = op->operands[3];
     int32_t n = ls_tile_len(lw, x), segs = ls_tile_len(lw, ends);
     int32_t v = n / SIMT_WARP;
     ir_type xt = ir_value_type(m, x);
-    if (lw->group != SIMT_WARP || segs != SIMT_WARP || n % SIMT_WARP || (v != 1 && v != 2 && v != 4) ||
+    if (lw->group != SIMT_WARP || segs != SIMT_WARP || n % SIMT_WARP || (v != 4 && v != 8 && v != 16) ||
         ir_dtypes[xt.dtype].bits != 32 || xt.ptr_elem) {
         diag_error_at(lw->d, DIAG_COMPILE, &m->src, op->loc,
-                      "sw.segmented_reduce needs a program of one warp, 32 ends and 32, 64 or 128 "
+                      "sw.segmented_reduce needs a program of one warp, 32 ends and 128, 256 or 512 "
                       "elements of a 32-bit type");
         return false;
     }
@@ -121,57 +208,15 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     ir_builder b = irb_before(m, op);
     s.identity = irb_const(&b, s.lane_t, id);
 
-    /* E = clamp(ends - base, 0, N) in 32 bits; the lane, its first position */
+    /* E = clamp(ends - base, 0, N) and the start's the same way, in 32 bits */
     ir_type lane_i64 = ir_type_vec(DT_I64, 1);
-    ir_value rel = bin(&s, IR_SUB, ends, ls_splat(lw, op, base, 1));
-    rel = bin(&s, IR_MAXIMUM, rel, irb_const(&b, lane_i64, (ir_scalar){.i = 0}));
-    rel = bin(&s, IR_MINIMUM, rel, irb_const(&b, lane_i64, (ir_scalar){.i = n}));
+    ir_value zero64 = irb_const(&b, lane_i64, (ir_scalar){.i = 0});
+    ir_value n64 = irb_const(&b, lane_i64, (ir_scalar){.i = n});
+    ir_value splat_base = ls_splat(lw, op, base, 1);
+    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, splat_base), zero64), n64);
+    ir_value from = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
+                                            zero64), n64);
     ir_value e = ls_cast(lw, op, rel, s.lane_i32);
     ir_value lane = ls_splat(lw, op, ls_group_lane(lw, op), 1);
-    ir_value e_last = from_lane(&s, e, c32(&s, SIMT_WARP - 1));
-    ir_value first = v == 1 ? lane : bin(&s, IR_MUL, lane, c32(&s, v));
-
-    /* keys of the lane's slots */
-    ir_value key[4], r[4], xs[4];
-    key[0] = count_le(&s, e, e_last, first);
-    ir_value upper = v > 1 ? count_le(&s, e, e_last, e) : IR_NO_VALUE;
-    for (int j = 1; j < v; j++) {
-        ir_value p = bin(&s, IR_ADD, first, c32(&s, j));
-        ir_value at = bin(&s, IR_AND, key[j - 1], c32(&s, SIMT_WARP - 1));
-        ir_value hit = bin(&s, IR_AND, cmp(&s, "lt", key[j - 1], c32(&s, SIMT_WARP)),
-                           cmp(&s, "le", from_lane(&s, e, at), p));
-        key[j] = sel(&s, hit, from_lane(&s, upper, at), key[j - 1]);
-    }
-    /* each slot's run, within the lane */
-    for (int j = 0; j < v; j++) {
-        xs[j] = v == 1 ? x : slot_of(&s, x, j, s.lane_t);
-        r[j] = j == 0 ? xs[0]
-                      : sel(&s, cmp(&s, "eq", key[j], key[j - 1]), bin(&s, s.combine, r[j - 1], xs[j]), xs[j]);
-    }
-    /* the lanes' last runs, scanned by key */
-    ir_value tail_key = key[v - 1], total = r[v - 1];
-    for (int offset = 1; offset < SIMT_WARP; offset *= 2) {
-        ir_value k_up = up(&s, tail_key, offset), t_up = up(&s, total, offset);
-        ir_value take = bin(&s, IR_AND, cmp(&s, "ge", lane, c32(&s, offset)), cmp(&s, "eq", k_up, tail_key));
-        total = sel(&s, take, bin(&s, s.combine, t_up, total), total);
-    }
-    /* the lane before's total joins this lane's first run */
-    ir_value k_before = up(&s, tail_key, 1), t_before = up(&s, total, 1);
-    ir_value joined = bin(&s, IR_AND, cmp(&s, "ge", lane, c32(&s, 1)), cmp(&s, "eq", k_before, key[0]));
-    for (int j = 0; j < v; j++)
-        r[j] = sel(&s, bin(&s, IR_AND, joined, cmp(&s, "eq", key[j], key[0])),
-                   bin(&s, s.combine, t_before, r[j]), r[j]);
-    /* lane k: segment k's total, at its last position in the row */
-    ir_value e_before = sel(&s, cmp(&s, "ge", lane, c32(&s, 1)), up(&s, e, 1), c32(&s, 0));
-    ir_value some = cmp(&s, "gt", e, e_before);
-    ir_value last = bin(&s, IR_SUB, e, c32(&s, 1));
-    ir_value src = v == 1 ? last : bin(&s, IR_SHR, last, c32(&s, v == 2 ? 1 : 2));
-    ir_value got = from_lane(&s, r[0], src);
-    if (v > 1) {
-        ir_value slot = bin(&s, IR_AND, last, c32(&s, v - 1));
-        for (int j = 1; j < v; j++)
-            got = sel(&s, cmp(&s, "eq", slot, c32(&s, j)), from_lane(&s, r[j], src), got);
-    }
-    ls_replace_op(lw, op, sel(&s, some, got, s.identity));
-    return true;
+    return lower_wide(&s, x, e, ls_cast(lw, op, from, s.lane_i32), lane, n, v);
 }

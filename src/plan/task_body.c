@@ -299,7 +299,24 @@ static void build_index(task_emitter *e, ir_value base, int32_t block)
     ir_type i32 = ir_type_scalar(DT_I32), i32_tile = ir_type_tile(DT_I32, block);
     e->base = base;
     e->rel = irb_arange(b, block);
+    if (e->lane_major && block > 128) {
+        /* element 128 a + 4 t + s at V t + 4 a + s (V = block / 32): each
+         * lane's slots consecutive, in runs of 4 for 16-byte loads */
+        ir_type i32_tile = ir_type_tile(DT_I32, block);
+        ir_value i = e->rel;
+        ir_value t = irb_binary(b, IR_AND, irb_binary(b, IR_SHR, i, irb_const(b, i32_tile, ir_scalar_from_int(DT_I32, 2))),
+                                irb_const(b, i32_tile, ir_scalar_from_int(DT_I32, 31)));
+        ir_value a = irb_binary(b, IR_SHR, i, irb_const(b, i32_tile, ir_scalar_from_int(DT_I32, 7)));
+        ir_value shift = irb_binary(b, IR_SUB,
+                                    irb_binary(b, IR_MUL, t, irb_const(b, i32_tile, ir_scalar_from_int(DT_I32, block / 32 - 4))),
+                                    irb_binary(b, IR_MUL, a, irb_const(b, i32_tile, ir_scalar_from_int(DT_I32, 124))));
+        e->rel = irb_binary(b, IR_ADD, i, shift);
+    }
     ir_value hi, lo;
+    if (e->unmasked) {
+        e->mask = IR_NO_VALUE;
+        return;
+    }
     if (ir_value_type(b->m, base).dtype == DT_I32) {
         /* the single tile of a range in 32 bits: base = start rounded down */
         ir_value width = irb_int(b, DT_I32, block);

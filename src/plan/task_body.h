@@ -77,6 +77,10 @@ typedef struct task_emitter {
     ir_value start, end;/* i64: the task's range */
     ir_value start32, end32; /* i32: the same, when the offsets are i32 (task_emit_range): the
                                 single-tile arithmetic then stays in 32 bits; else IR_NO_VALUE */
+    bool lane_major;    /* rows (task_emit_row) of more than 128 elements in sw.segmented_reduce's
+                           lane-major order (ops.def): element 128 a + 4 t + s at position
+                           (block / 32) t + 4 a + s */
+    bool unmasked;      /* rows (task_emit_row) load every element: no mask */
     /* private */
     ir_value *tile_of;  /* [p->nvalues] segment value -> its tile here */
     uint8_t *needed;    /* [p->nvalues] */

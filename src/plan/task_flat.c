@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { FLAT_SEGMENTS = 32, FLAT_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
+enum { FLAT_SEGMENTS = 32, FLAT_ROW = 512, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
 
 /* ---- which programs ------------------------------------------------------------- */
 
@@ -219,8 +219,8 @@ static void check_lanes(planner *pl, ir_builder *outer, ir_value valid, ir_value
  * accumulator. `ends` (i64 tile) are the lanes' segment ends, `starts`
  * their starts, `longer` the lanes left out of the walk, `next_long` the
  * first such lane's start (INT64_MAX: none). */
-static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_value starts, ir_value ends,
-                      ir_value longer, ir_value next_long, ir_value *acc)
+static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_value limit, ir_value starts,
+                      ir_value ends, ir_value longer, ir_value next_long, ir_value *acc)
 {
     task_program *p = &pl->p;
     ir_module *m = pl->m;
@@ -246,17 +246,29 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
     ir_builder in = irb_at_end(m, body, b->loc);
     ir_value row = body->args[0], next = body->args[1];
 
-    task_emitter e;
-    task_emitter_init(&e, p, in, pl->map);
-    e.start = w0, e.end = w1;
-    ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
-    task_emit_row(&e, 0, FLAT_ROW, row, vals);
-    in = e.b;
+    /* the row's values: every element loaded (those outside [w0, w1) take
+     * no part in sw.segmented_reduce) but where the row passes the
+     * buffers' end */
+    ir_type *vtypes = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(nr + 1));
+    for (int r = 0; r < nr; r++)
+        vtypes[r] = ir_type_tile(task_reduction_acc(p, r), FLAT_ROW);
+    ir_value row_end = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
+    ir_op *whole = irb_if(&in, irb_cmp(&in, "le", row_end, limit), vtypes, nr);
+    for (int masked = 0; masked < 2; masked++) {
+        task_emitter e;
+        task_emitter_init(&e, p, irb_at_end(m, whole->regions[masked], b->loc), pl->map);
+        e.start = irb_int(&e.b, DT_I64, 0), e.end = limit;
+        e.lane_major = true;
+        e.unmasked = !masked;
+        ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+        task_emit_row(&e, 0, FLAT_ROW, row, vals);
+        irb_yield(&e.b, vals, nr);
+    }
     ir_value *yields = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 2));
     for (int r = 0; r < nr; r++) {
         const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
-        ir_value ops[3] = {vals[r], row, ends};
-        ir_value part = irb(&in, IR_SEGMENTED_REDUCE, ops, 3, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
+        ir_value ops[4] = {whole->results[r], row, ends, w0};
+        ir_value part = irb(&in, IR_SEGMENTED_REDUCE, ops, 4, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
         ir_attr_set_str(m, m->values[part].def, "kind", kind);
         yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], part);
     }
@@ -359,7 +371,7 @@ static void emit_window(planner *pl, ir_builder *b, ir_value pid32)
                                 pl->segments);
     ir_value w1 = clamp(&in, i64_of(&in, irb_load_at(&in, offsets, w1_at)), limit, w0);
     ir_value *acc = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
-    emit_walk(pl, &in, w0, w1, starts, ends, longer, next_long, acc);
+    emit_walk(pl, &in, w0, w1, limit, starts, ends, longer, next_long, acc);
     /* each lane's epilogue */
     flat f = {.pl = pl, .b = &in};
     f.lanes = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
