@@ -117,7 +117,9 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     lowerer *lw = s->lw;
     ir_op *op = s->pos;
     ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
-    int32_t warps = lw->threads / SIMT_WARP, region = 5 * n;
+    /* every sw.segmented_reduce of the function gives each warp the same
+     * region, for its largest row */
+    int32_t warps = lw->threads / SIMT_WARP, region = 5 * 16 * SIMT_WARP;
     if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * region))
         return false;
     int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;

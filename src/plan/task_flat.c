@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { FLAT_SEGMENTS = 32, FLAT_ROW = 512, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
+enum { FLAT_SEGMENTS = 32, FLAT_ROW = 512, FLAT_EDGE_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
 
 /* ---- which programs ------------------------------------------------------------- */
 
@@ -215,6 +215,18 @@ static void check_lanes(planner *pl, ir_builder *outer, ir_value valid, ir_value
     irb_yield(b, NULL, 0);
 }
 
+/* Reduction r of a row at `base` per segment. */
+static ir_value row_reduce(const task_program *p, ir_builder *b, int r, ir_value vals, ir_value base, ir_value ends,
+                           ir_value start)
+{
+    ir_module *m = p->m;
+    const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+    ir_value ops[4] = {vals, base, ends, start};
+    ir_value part = irb(b, IR_SEGMENTED_REDUCE, ops, 4, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
+    ir_attr_set_str(m, m->values[part].def, "kind", kind);
+    return part;
+}
+
 /* The walk over [W0, W1) in rows; returns each reduction's per-lane
  * accumulator. `ends` (i64 tile) are the lanes' segment ends, `starts`
  * their starts, `longer` the lanes left out of the walk, `next_long` the
@@ -239,6 +251,7 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
     }
     for (int i = 0; i < ncarried; i++)
         types[i] = ir_value_type(m, inits[1 + i]);
+    ir_value lane_rel = task_lane_major_index(b, FLAT_ROW);
     ir_op *loop = irb_op(b, IR_WHILE, inits, ncarried + 1, types, ncarried, 1);
     ir_block *body = loop->regions[0];
     for (int i = 0; i < ncarried; i++)
@@ -246,31 +259,54 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
     ir_builder in = irb_at_end(m, body, b->loc);
     ir_value row = body->args[0], next = body->args[1];
 
-    /* the row's values: every element loaded (those outside [w0, w1) take
-     * no part in sw.segmented_reduce) but where the row passes the
-     * buffers' end */
-    ir_type *vtypes = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(nr + 1));
-    for (int r = 0; r < nr; r++)
-        vtypes[r] = ir_type_tile(task_reduction_acc(p, r), FLAT_ROW);
+    /* the row, reduced per segment: a whole row loads every element (those
+     * outside [w0, w1) take no part in sw.segmented_reduce); one that
+     * passes the buffers' end (rare: the last rows of a launch) runs as 4
+     * masked rows of 128 in the usual layout, combined in order */
+    ir_type *ptypes = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(nr + 1));
+    ir_value *ids = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    for (int r = 0; r < nr; r++) {
+        ptypes[r] = ir_value_type(m, inits[3 + r]);
+        ids[r] = inits[3 + r];
+    }
     ir_value row_end = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
-    ir_op *whole = irb_if(&in, irb_cmp(&in, "le", row_end, limit), vtypes, nr);
-    for (int masked = 0; masked < 2; masked++) {
+    ir_op *whole = irb_if(&in, irb_cmp(&in, "le", row_end, limit), ptypes, nr);
+    ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    ir_value *parts = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    {
         task_emitter e;
-        task_emitter_init(&e, p, irb_at_end(m, whole->regions[masked], b->loc), pl->map);
-        e.start = irb_int(&e.b, DT_I64, 0), e.end = limit;
+        task_emitter_init(&e, p, irb_at_end(m, whole->regions[0], b->loc), pl->map);
         e.lane_major = true;
-        e.unmasked = !masked;
-        ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+        e.lane_rel = lane_rel;
+        e.unmasked = true;
         task_emit_row(&e, 0, FLAT_ROW, row, vals);
-        irb_yield(&e.b, vals, nr);
+        for (int r = 0; r < nr; r++)
+            parts[r] = row_reduce(p, &e.b, r, vals[r], row, ends, w0);
+        irb_yield(&e.b, parts, nr);
+    }
+    {
+        ir_builder edge = irb_at_end(m, whole->regions[1], b->loc);
+        ir_op *sub = irb_for(&edge, irb_int(&edge, DT_I32, 0), irb_int(&edge, DT_I32, FLAT_ROW / FLAT_EDGE_ROW),
+                             irb_int(&edge, DT_I32, 1), ids, nr);
+        ir_block *sb = sub->regions[0];
+        task_emitter e;
+        task_emitter_init(&e, p, irb_at_end(m, sb, b->loc), pl->map);
+        ir_value at = irb_binary(&e.b, IR_ADD, row,
+                                 irb_binary(&e.b, IR_MUL, i64_of(&e.b, sb->args[0]), irb_int(&e.b, DT_I64, FLAT_EDGE_ROW)));
+        e.start = irb_int(&e.b, DT_I64, 0), e.end = limit;
+        task_emit_row(&e, 0, FLAT_EDGE_ROW, at, vals);
+        for (int r = 0; r < nr; r++) {
+            const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+            parts[r] = irb_binary(&e.b, ir_reduce_combine_op(kind), sb->args[1 + r],
+                                  row_reduce(p, &e.b, r, vals[r], at, ends, w0));
+        }
+        irb_yield(&e.b, parts, nr);
+        irb_yield(&edge, sub->results, nr);
     }
     ir_value *yields = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 2));
     for (int r = 0; r < nr; r++) {
         const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
-        ir_value ops[4] = {whole->results[r], row, ends, w0};
-        ir_value part = irb(&in, IR_SEGMENTED_REDUCE, ops, 4, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
-        ir_attr_set_str(m, m->values[part].def, "kind", kind);
-        yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], part);
+        yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], whole->results[r]);
     }
     /* the next row; one that starts inside a segment left out of the walk
      * starts at its end instead (rounded down to 4) */
