@@ -112,7 +112,7 @@ static void warp_sync(seg_lowering *s)
  * lane-major order): tails marked in shared memory, a serial fold per
  * lane, one scan over the lanes, each segment's total read back from
  * shared memory (docs/simt.md). */
-static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, ir_value lane, int32_t n, int32_t v)
+static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, int32_t n, int32_t v)
 {
     lowerer *lw = s->lw;
     ir_op *op = s->pos;
@@ -123,11 +123,19 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * region))
         return false;
     int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;
-    /* this warp's region: n flag bytes, then n values */
-    ir_value warp = ls_splat(lw, op, ls_binary(lw, op, IR_SHR, ls_thread_id(lw), ls_const_i32(lw, op, 5)), 1);
-    ir_value at = bin(s, IR_ADD, bin(s, IR_MUL, warp, c32(s, region)), c32(s, SIMT_REDUCE_SCRATCH)); /* bytes */
-    ir_value flag_words = bin(s, IR_ADD, bin(s, IR_SHR, at, c32(s, 2)), bin(s, IR_MUL, lane, c32(s, words)));
-    ir_value values = bin(s, IR_ADD, bin(s, IR_SHR, at, c32(s, 2)), c32(s, n / 4));
+    /* this warp's region: n flag bytes, then n values; the addresses are
+     * made once, at the function's entry (they depend on the thread only) */
+    ir_value tid = ls_thread_id(lw);
+    seg_lowering entry = *s;
+    entry.pos = ls_def_of(lw, tid)->next;
+    seg_lowering *h = &entry;
+    ir_value tid1 = ls_splat(lw, h->pos, tid, 1);
+    ir_value lane = bin(h, IR_AND, tid1, c32(h, SIMT_WARP - 1));
+    ir_value at = bin(h, IR_ADD, bin(h, IR_MUL, bin(h, IR_SHR, tid1, c32(h, 5)), c32(h, region)),
+                      c32(h, SIMT_REDUCE_SCRATCH)); /* bytes */
+    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
+    ir_value values = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), c32(h, n / 4));
+    ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v)));
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
     for (int i = 0; i < words; i++)
@@ -169,7 +177,6 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     }
     ir_value carry = sel(s, cmp(s, "ge", lane, c32(s, 1)), up(s, total, 1), s->identity);
     /* every position's run value, for the segments' lanes to read */
-    ir_value mine = bin(s, IR_ADD, values, bin(s, IR_MUL, lane, c32(s, v)));
     for (int j = 0; j < v; j++)
         smem_put(s, bin(s, IR_ADD, mine, c32(s, j)), r[j], IR_NO_VALUE);
     warp_sync(s);
@@ -219,6 +226,5 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     ir_value from = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
                                             zero64), n64);
     ir_value e = ls_cast(lw, op, rel, s.lane_i32);
-    ir_value lane = ls_splat(lw, op, ls_group_lane(lw, op), 1);
-    return lower_wide(&s, x, e, ls_cast(lw, op, from, s.lane_i32), lane, n, v);
+    return lower_wide(&s, x, e, ls_cast(lw, op, from, s.lane_i32), n, v);
 }
