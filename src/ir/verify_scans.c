@@ -148,12 +148,12 @@ static bool check_segmented_reduce(verifier *v, const ir_op *op)
         return fail(v, op, "'sw.segmented_reduce' needs a string attribute 'kind': sum, max, min or prod");
     if (!is_number_tile(x) || x.dtype == DT_I1)
         return fail(v, op, "'sw.segmented_reduce' operand type %s must be a 1-D tile of numbers", TY(x, a));
-    if (base.kind != TY_SCALAR || base.ptr_elem || base.dtype != DT_I64)
-        return fail(v, op, "'sw.segmented_reduce' base type %s must be i64", TY(base, a));
-    if (start.kind != TY_SCALAR || start.ptr_elem || start.dtype != DT_I64)
-        return fail(v, op, "'sw.segmented_reduce' start type %s must be i64", TY(start, a));
-    if (!is_number_tile(ends) || ends.dtype != DT_I64)
-        return fail(v, op, "'sw.segmented_reduce' ends type %s must be a 1-D tile of i64", TY(ends, a));
+    if (base.kind != TY_SCALAR || base.ptr_elem || (base.dtype != DT_I64 && base.dtype != DT_I32))
+        return fail(v, op, "'sw.segmented_reduce' base type %s must be i64 or i32", TY(base, a));
+    if (start.kind != TY_SCALAR || start.ptr_elem || start.dtype != base.dtype)
+        return fail(v, op, "'sw.segmented_reduce' start type %s must be the base's", TY(start, a));
+    if (!is_number_tile(ends) || ends.dtype != base.dtype)
+        return fail(v, op, "'sw.segmented_reduce' ends type %s must be a 1-D tile of the base's type", TY(ends, a));
     if (x.len > 128 && x.len % 128)
         return fail(v, op, "'sw.segmented_reduce' operand of %d elements: more than 128 must be a multiple "
                     "of 128", (int)x.len);

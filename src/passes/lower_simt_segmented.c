@@ -217,14 +217,17 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     ir_builder b = irb_before(m, op);
     s.identity = irb_const(&b, s.lane_t, id);
 
-    /* E = clamp(ends - base, 0, N) and the start's the same way, in 32 bits */
-    ir_type lane_i64 = ir_type_vec(DT_I64, 1);
-    ir_value zero64 = irb_const(&b, lane_i64, (ir_scalar){.i = 0});
-    ir_value n64 = irb_const(&b, lane_i64, (ir_scalar){.i = n});
+    /* E = clamp(ends - base, 0, N) and the start's the same way (in the
+     * positions' type), then in 32 bits */
+    ir_type lane_pos = ir_type_vec((ir_dtype)ir_value_type(m, base).dtype, 1);
+    ir_value zero_p = irb_const(&b, lane_pos, (ir_scalar){.i = 0});
+    ir_value n_p = irb_const(&b, lane_pos, (ir_scalar){.i = n});
     ir_value splat_base = ls_splat(lw, op, base, 1);
-    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, splat_base), zero64), n64);
+    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, splat_base), zero_p), n_p);
     ir_value from = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
-                                            zero64), n64);
-    ir_value e = ls_cast(lw, op, rel, s.lane_i32);
-    return lower_wide(&s, x, e, ls_cast(lw, op, from, s.lane_i32), n, v);
+                                            zero_p), n_p);
+    ir_value e = ir_value_type(m, rel).dtype == DT_I32 ? rel : ls_cast(lw, op, rel, s.lane_i32);
+    if (ir_value_type(m, from).dtype != DT_I32)
+        from = ls_cast(lw, op, from, s.lane_i32);
+    return lower_wide(&s, x, e, from, n, v);
 }

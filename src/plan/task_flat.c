@@ -215,6 +215,19 @@ static void check_lanes(planner *pl, ir_builder *outer, ir_value valid, ir_value
     irb_yield(b, NULL, 0);
 }
 
+/* x - origin (i64, a scalar or a tile) clamped to [-2^30, 2^30], in 32
+ * bits: exact for positions within 2^30 of the origin, and on the same
+ * side of every row the walk takes otherwise. */
+static ir_value rel32(ir_builder *b, ir_value x, ir_value origin)
+{
+    ir_type t = ir_value_type(b->m, x);
+    ir_value o = t.kind == TY_SCALAR ? origin : irb_splat(b, origin, t);
+    ir_value lo = irb_const(b, t, ir_scalar_from_int(DT_I64, -(INT64_C(1) << 30)));
+    ir_value hi = irb_const(b, t, ir_scalar_from_int(DT_I64, INT64_C(1) << 30));
+    ir_value d = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, x, o), hi), lo);
+    return irb_cast(b, d, ir_type_like(t, ir_type_scalar(DT_I32)));
+}
+
 /* Reduction r of a row at `base` per segment. */
 static ir_value row_reduce(const task_program *p, ir_builder *b, int r, ir_value vals, ir_value base, ir_value ends,
                            ir_value start)
@@ -236,7 +249,7 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
 {
     task_program *p = &pl->p;
     ir_module *m = pl->m;
-    int nr = p->nreductions, ncarried = 2 + nr;
+    int nr = p->nreductions, ncarried = 5 + nr;
     ir_value *inits = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 1));
     ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(ncarried + 1));
     ir_value first_row = irb_binary(b, IR_AND, w0, irb_int(b, DT_I64, -SEGMENT_ALIGN));
@@ -249,6 +262,12 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         ir_eval_reduce_identity(ir_attr_get(op, "kind")->s, task_reduction_acc(p, r), &id);
         inits[3 + r] = irb_const(b, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS), id);
     }
+    /* positions in 32 bits, relative to an origin: the first row, moved to
+     * the row a jump lands on (between jumps the walk covers short segments
+     * only, so rows stay within 2^16 of it) */
+    inits[3 + nr] = first_row;
+    inits[4 + nr] = rel32(b, ends, first_row);
+    inits[5 + nr] = rel32(b, w0, first_row);
     for (int i = 0; i < ncarried; i++)
         types[i] = ir_value_type(m, inits[1 + i]);
     ir_value lane_rel = task_lane_major_index(b, FLAT_ROW);
@@ -258,6 +277,8 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         ir_block_add_arg(m, body, types[i], NULL);
     ir_builder in = irb_at_end(m, body, b->loc);
     ir_value row = body->args[0], next = body->args[1];
+    ir_value origin = body->args[2 + nr], ends32 = body->args[3 + nr], w0_32 = body->args[4 + nr];
+    ir_value row32 = irb_cast(&in, irb_binary(&in, IR_SUB, row, origin), ir_type_scalar(DT_I32));
 
     /* the row, reduced per segment: a whole row loads every element (those
      * outside [w0, w1) take no part in sw.segmented_reduce); one that
@@ -281,7 +302,7 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         e.unmasked = true;
         task_emit_row(&e, 0, FLAT_ROW, row, vals);
         for (int r = 0; r < nr; r++)
-            parts[r] = row_reduce(p, &e.b, r, vals[r], row, ends, w0);
+            parts[r] = row_reduce(p, &e.b, r, vals[r], row32, ends32, w0_32);
         irb_yield(&e.b, parts, nr);
     }
     {
@@ -293,12 +314,14 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         task_emitter_init(&e, p, irb_at_end(m, sb, b->loc), pl->map);
         ir_value at = irb_binary(&e.b, IR_ADD, row,
                                  irb_binary(&e.b, IR_MUL, i64_of(&e.b, sb->args[0]), irb_int(&e.b, DT_I64, FLAT_EDGE_ROW)));
+        ir_value at32 = irb_binary(&e.b, IR_ADD, row32,
+                                   irb_binary(&e.b, IR_MUL, sb->args[0], irb_int(&e.b, DT_I32, FLAT_EDGE_ROW)));
         e.start = irb_int(&e.b, DT_I64, 0), e.end = limit;
         task_emit_row(&e, 0, FLAT_EDGE_ROW, at, vals);
         for (int r = 0; r < nr; r++) {
             const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
             parts[r] = irb_binary(&e.b, ir_reduce_combine_op(kind), sb->args[1 + r],
-                                  row_reduce(p, &e.b, r, vals[r], at, ends, w0));
+                                  row_reduce(p, &e.b, r, vals[r], at32, ends32, w0_32));
         }
         irb_yield(&e.b, parts, nr);
         irb_yield(&edge, sub->results, nr);
@@ -312,11 +335,11 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
      * starts at its end instead (rounded down to 4) */
     ir_value after = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
     ir_type i64 = ir_type_scalar(DT_I64), i64t = ir_type_tile(DT_I64, FLAT_SEGMENTS);
-    ir_type two[2] = {i64, i64};
-    ir_op *jump = irb_if(&in, irb_cmp(&in, "ge", after, next), two, 2);
+    ir_type five[5] = {i64, i64, i64, ir_value_type(m, ends32), ir_value_type(m, w0_32)};
+    ir_op *jump = irb_if(&in, irb_cmp(&in, "ge", after, next), five, 5);
     ir_builder stay = irb_at_end(m, jump->regions[1], in.loc);
-    ir_value kept[2] = {after, next};
-    irb_yield(&stay, kept, 2);
+    ir_value kept[5] = {after, next, origin, ends32, w0_32};
+    irb_yield(&stay, kept, 5);
     ir_builder go = irb_at_end(m, jump->regions[0], in.loc);
     ir_value ahead = irb_binary(&go, IR_AND, longer, irb_cmp(&go, "gt", ends, irb_splat(&go, after, i64t)));
     ir_value its_start = min_where(&go, ahead, starts), its_end = min_where(&go, ahead, ends);
@@ -324,11 +347,13 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
     ir_value to = irb_binary(&go, IR_AND, its_end, irb_int(&go, DT_I64, -SEGMENT_ALIGN));
     ir_value landed = irb_select(&go, inside, irb_binary(&go, IR_MAXIMUM, after, to), after);
     ir_value later = irb_binary(&go, IR_AND, longer, irb_cmp(&go, "ge", starts, irb_splat(&go, landed, i64t)));
-    ir_value moved[2] = {landed, min_where(&go, later, starts)};
-    irb_yield(&go, moved, 2);
+    ir_value moved[5] = {landed, min_where(&go, later, starts), landed, rel32(&go, ends, landed), rel32(&go, w0, landed)};
+    irb_yield(&go, moved, 5);
     yields[0] = irb_cmp(&in, "lt", jump->results[0], w1);
     yields[1] = jump->results[0];
     yields[2] = jump->results[1];
+    for (int i = 0; i < 3; i++)
+        yields[3 + nr + i] = jump->results[2 + i];
     irb_yield(&in, yields, ncarried + 1);
     for (int r = 0; r < nr; r++)
         acc[r] = loop->results[2 + r];
@@ -393,12 +418,25 @@ static void emit_window(planner *pl, ir_builder *b, ir_value pid32)
     ir_value limit_t = irb_splat(b, limit, i64t), zero_t = tile32(b, DT_I64, 0);
     ir_value starts = clamp(b, lo, limit_t, zero_t);
     ir_value ends = clamp(b, hi, limit_t, starts);
-    /* the window is walked when its offsets never decrease */
-    ir_value rising = irb_cast(b, irb_cmp(b, "ge", hi, lo), ir_type_tile(DT_I32, FLAT_SEGMENTS));
-    ir_value ok = irb_cmp(b, "eq", reduce_scalar(b, "min", rising), irb_int(b, DT_I32, 1));
+    /* the window is walked when its offsets never decrease; one sum over
+     * the lanes counts the decreasing ones (low bits) and those longer than
+     * the walk takes (times 64), and the first longer one's start is only
+     * looked for when there is one */
     ir_value span = irb_binary(b, IR_SUB, ends, irb_binary(b, IR_AND, starts, tile32(b, DT_I64, -SEGMENT_ALIGN)));
     ir_value longer = irb_binary(b, IR_AND, valid, irb_cmp(b, "gt", span, tile32(b, DT_I64, FLAT_WALK_MAX)));
-    ir_value next_long = min_where(b, longer, starts);
+    ir_value counts = irb_binary(b, IR_ADD, irb_select(b, irb_cmp(b, "lt", hi, lo), tile32(b, DT_I32, 1), tile32(b, DT_I32, 0)),
+                                 irb_select(b, longer, tile32(b, DT_I32, 64), tile32(b, DT_I32, 0)));
+    ir_value count = reduce_scalar(b, "sum", counts);
+    ir_value ok = irb_cmp(b, "eq", irb_binary(b, IR_AND, count, irb_int(b, DT_I32, 63)), irb_int(b, DT_I32, 0));
+    ir_type i64 = ir_type_scalar(DT_I64);
+    ir_op *has_long = irb_if(b, irb_cmp(b, "ge", count, irb_int(b, DT_I32, 64)), &i64, 1);
+    ir_builder look = irb_at_end(m, has_long->regions[0], b->loc);
+    ir_value first_long = min_where(&look, longer, starts);
+    irb_yield(&look, &first_long, 1);
+    ir_builder none_long = irb_at_end(m, has_long->regions[1], b->loc);
+    ir_value never = irb_int(&none_long, DT_I64, INT64_MAX);
+    irb_yield(&none_long, &never, 1);
+    ir_value next_long = has_long->results[0];
 
     ir_op *walk = irb_if(b, ok, NULL, 0);
     ir_builder in = irb_at_end(m, walk->regions[0], b->loc);

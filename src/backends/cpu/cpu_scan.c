@@ -83,9 +83,10 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
         return true;
     }
     case IR_SEGMENTED_REDUCE:
-        if (no != 4 || cpu_dtype(c, o[1]) != DT_I64 || cpu_dtype(c, o[2]) != DT_I64 || cpu_dtype(c, o[3]) != DT_I64 ||
+        if (no != 4 || (cpu_dtype(c, o[1]) != DT_I64 && cpu_dtype(c, o[1]) != DT_I32) ||
+            cpu_dtype(c, o[2]) != cpu_dtype(c, o[1]) || cpu_dtype(c, o[3]) != cpu_dtype(c, o[1]) ||
             cpu_slots(c, o[2]) != cpu_slots(c, op->results[0]) || cpu_dtype(c, o[0]) != cpu_dtype(c, op->results[0]))
-            return cpu_internal(c, op, "expects (x, i64 base, i64 ends, i64 start) -> x's dtype in the ends' shape");
+            return cpu_internal(c, op, "expects (x, base, ends, start: i64 or i32) -> x's dtype in the ends' shape");
         return true;
     default: return cpu_internal(c, op, "not a scan op");
     }
