@@ -1,33 +1,27 @@
 /* lower_simt_segmented.c - lower-simt's sw.segmented_reduce (ops.def): the
  * row step of the flat segment kernels (docs/schedules.md, "The flat
- * kernel"), in registers and shuffles, no shared memory.
+ * kernel"; docs/simt.md).
  *
  * Requires a program of one warp (G = 32), an ends tile of 32 (one per
  * lane: lane k holds ends[k]) and an operand tile of 32 V elements, V in
- * {1, 2, 4} (lane l holds the V consecutive elements V l .. V l + V - 1),
- * of a 32-bit type; anything else is a compile error at the op. The ends
- * must not decrease (the planner's windows guarantee it); the result is
- * then the op's meaning, in this order of combination: each lane folds
- * its elements of one segment left to right, partials of a segment that
- * crosses lanes combine in a segmented Kogge-Stone scan (offsets 1, 2, 4,
- * 8, 16, the lower lanes' part on the left), and lane k takes segment k's
- * total from the lane holding its last element. Fixed, so results are the
- * same bits on every run.
- *
- * Per lane, with positions relative to base (E = ends - base clamped to
- * [0, N]):
- *   key(p) = #{k : E[k] <= p}, the segment of position p (32: after the
- *     last); slot 0's by a binary search over the lanes' E (five shuffles
- *     from a lane in a register, simt.shfl_lane), the next slots' by one
- *     step each: key(p + 1) = U[key(p)] when E[key(p)] = p + 1, else
- *     key(p), where U[k] = #{k' : E[k'] <= E[k]} skips empty segments
- *     (ends equal to E[k]) -- U by the same search;
- *   r[j] = the fold of the slot's run: x[j], after x[j-1]'s run when
- *     their keys agree;
- *   the scan of the last slot's (key, run) pairs over the lanes, then each
- *     lane's slots of its first key add the lane before it's total;
- *   segment k (lane k): empty in the row when E[k-1] >= E[k], else the
- *     value at position E[k] - 1 (lane (E[k] - 1) / V, slot mod V). */
+ * {4, 8, 16}, of a 32-bit type, lane l holding positions V l .. V l + V - 1
+ * (the op's lane-major order); anything else is a compile error at the op.
+ * The ends must not decrease from the start (the planner's windows
+ * guarantee it). With E = ends - base and S = start - base clamped to
+ * [0, N], each warp uses its own region of shared memory (after the
+ * reduction scratch): N flag bytes, then N values.
+ *   1. the flags of positions E[k] - 1 (each segment's last element) and
+ *      S - 1 (what precedes the start) are set, between warp barriers;
+ *   2. each lane folds its V elements left to right, a run restarting after
+ *      each flagged position;
+ *   3. the lanes' trailing runs are scanned from the last lane at or before
+ *      each one with a flag (Kogge-Stone, the lower lanes on the left);
+ *      lane l's carry is lane l - 1's result;
+ *   4. every position's run value goes to shared memory; lane k reads
+ *      segment k's at E[k] - 1 and combines the carry into that position's
+ *      lane L on its left when the segment starts before lane L.
+ * Elements before the start or from E[31] on fall in runs no segment
+ * reads. The order of combination is fixed: the same bits on every run. */
 #include "lower_simt_internal.h"
 #include "passes.h"
 #include "../ir/builder.h"

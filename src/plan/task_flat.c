@@ -7,11 +7,15 @@
  * consecutive segments: lane k holds segment s0 + k's offsets (two
  * coalesced loads), and when the window's offsets never decrease, its
  * segments cover one range [W0, W1) that the warp walks in rows of
- * FLAT_ROW elements (4 consecutive elements a lane: 16-byte loads), each
- * row reduced per segment by sw.segmented_reduce (lower_simt_segmented.c)
- * into lane k's accumulators. Then each lane runs its segment's scalar
- * epilogue (the prologue and the ops after the reductions, as tiles of
- * one element a lane: stores and loads masked to the lanes that run).
+ * FLAT_ROW elements (16 consecutive elements a lane: four 16-byte loads,
+ * the row in sw.segmented_reduce's lane-major order), each row reduced per
+ * segment by sw.segmented_reduce (lower_simt_segmented.c) into lane k's
+ * accumulators. A row loads every element (those outside [W0, W1) take no
+ * part); one that passes the buffers' end runs as four masked rows of
+ * FLAT_EDGE_ROW. Positions are 32-bit, relative to an origin the walk
+ * moves when it jumps. Then each lane runs its segment's scalar epilogue
+ * (the prologue and the ops after the reductions, as tiles of one element
+ * a lane: stores and loads masked to the lanes that run).
  *
  * A segment longer than FLAT_WALK_MAX (its span from its start rounded
  * down to 4, as every classification) stays out of the walk: the walk
