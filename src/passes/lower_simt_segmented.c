@@ -10,8 +10,8 @@
  * guarantee it). With E = ends - base and S = start - base clamped to
  * [0, N], each warp uses its own region of shared memory (after the
  * reduction scratch): N flag bytes, then N values.
- *   1. the flags of positions E[k] - 1 (each segment's last element) and
- *      S - 1 (what precedes the start) are set, between warp barriers;
+ *   1. the flags of positions E[k-1] - 1 (before each segment's first
+ *      element; E[-1] = S) are set, between warp barriers;
  *   2. each lane folds its V elements left to right, a run restarting after
  *      each flagged position;
  *   3. the lanes' trailing runs are scanned from the last lane at or before
@@ -135,14 +135,13 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     for (int i = 0; i < words; i++)
         smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
     warp_sync(s);
-    /* the byte of each segment's last position in the row */
-    ir_value ends_here = cmp(s, "ge", e, c32(s, 1));
-    smem_put(s, bin(s, IR_ADD, at, bin(s, IR_SUB, e, c32(s, 1))), cvec(s, DT_I8, 1), ends_here);
-    /* and the position before the start (lane 0): what precedes it is no
-     * segment's */
+    /* the flag before each segment's first position: lane k marks E[k-1] - 1
+     * (E[-1] = S: what precedes the start is no segment's); the last
+     * segment's end needs none (no one reads past it) */
     ir_value lane0 = cmp(s, "eq", lane, zero);
-    smem_put(s, bin(s, IR_ADD, at, bin(s, IR_SUB, from, c32(s, 1))), cvec(s, DT_I8, 1),
-             bin(s, IR_AND, lane0, cmp(s, "ge", from, c32(s, 1))));
+    ir_value e_before = sel(s, lane0, from, up(s, e, 1));
+    smem_put(s, bin(s, IR_ADD, at, bin(s, IR_SUB, e_before, c32(s, 1))), cvec(s, DT_I8, 1),
+             cmp(s, "ge", e_before, c32(s, 1)));
     warp_sync(s);
     ir_value w[4] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
     for (int i = 0; i < words; i++)
@@ -163,10 +162,10 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     ir_value st = sel(s, cmp(s, "ne", any, zero), lane, zero);
     for (int offset = 1; offset < SIMT_WARP; offset *= 2)
         st = bin(s, IR_MAXIMUM, st, up(s, st, offset));
-    ir_value total = trailing;
+    ir_value total = trailing, reach = bin(s, IR_SUB, lane, st);
     for (int offset = 1; offset < SIMT_WARP; offset *= 2) {
         ir_value t_up = up(s, total, offset);
-        ir_value take = cmp(s, "ge", bin(s, IR_SUB, lane, c32(s, offset)), st);
+        ir_value take = cmp(s, "ge", reach, c32(s, offset));
         total = sel(s, take, bin(s, s->combine, t_up, total), total);
     }
     ir_value carry = sel(s, cmp(s, "ge", lane, c32(s, 1)), up(s, total, 1), s->identity);
@@ -176,7 +175,6 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     warp_sync(s);
     /* lane k: segment k = [E[k-1], E[k]), its total at E[k] - 1 plus the
      * carry into that lane when the segment starts before the lane */
-    ir_value e_before = sel(s, lane0, from, up(s, e, 1));
     ir_value some = cmp(s, "gt", e, e_before);
     ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, c32(s, 1)), zero);
     ir_value got = smem_get(s, bin(s, IR_ADD, values, last), dt);
