@@ -81,10 +81,22 @@ static ir_value slot_of(seg_lowering *s, ir_value v, int j, ir_type t)
     return r;
 }
 
-static ir_value cvec(seg_lowering *s, ir_dtype dt, int64_t v)
+/* A constant of `slots` slots. */
+static ir_value kv(seg_lowering *s, ir_dtype dt, int64_t v, int32_t slots)
 {
     ir_builder b = irb_before(s->lw->m, s->pos);
-    return irb_const(&b, ir_type_vec(dt, 1), ir_scalar_from_int(dt, v));
+    return irb_const(&b, ir_type_vec(dt, slots), ir_scalar_from_int(dt, v));
+}
+
+/* A one-slot value in each of `slots` slots. */
+static ir_value widen(seg_lowering *s, ir_value v, int32_t slots)
+{
+    if (slots == 1)
+        return v;
+    ir_value r = ls_emit(s->lw, s->pos, IR_SIMT_VSLOTS, &v, 1,
+                         ir_type_like(ir_type_vec(DT_I32, slots), ir_value_type(s->lw->m, v)));
+    ir_attr_set_str(s->lw->m, ls_def_of(s->lw, r), "slots", "0,0");
+    return r;
 }
 
 static void smem_put(seg_lowering *s, ir_value index, ir_value value, ir_value mask)
@@ -106,7 +118,7 @@ static void warp_sync(seg_lowering *s)
  * lane-major order): tails marked in shared memory, a serial fold per
  * lane, one scan over the lanes, each segment's total read back from
  * shared memory (docs/simt.md). */
-static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, int32_t n, int32_t v)
+static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, int32_t n, int32_t v, int32_t ne)
 {
     lowerer *lw = s->lw;
     ir_op *op = s->pos;
@@ -139,9 +151,19 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
      * (E[-1] = S: what precedes the start is no segment's); the last
      * segment's end needs none (no one reads past it) */
     ir_value lane0 = cmp(s, "eq", lane, zero);
-    ir_value e_before = sel(s, lane0, from, up(s, e, 1));
-    smem_put(s, bin(s, IR_ADD, at, bin(s, IR_SUB, e_before, c32(s, 1))), cvec(s, DT_I8, 1),
-             cmp(s, "ge", e_before, c32(s, 1)));
+    ir_value e_before;
+    if (ne == 1) {
+        e_before = sel(s, lane0, from, up(s, e, 1));
+    } else {
+        /* lane l holds segments 2 l and 2 l + 1 */
+        ir_value e0 = slot_of(s, e, 0, s->lane_i32), e1 = slot_of(s, e, 1, s->lane_i32);
+        ir_value first = sel(s, lane0, from, up(s, e1, 1));
+        ir_value slot = bin(s, IR_AND, ls_tile_index(lw, op, 2 * SIMT_WARP), kv(s, DT_I32, 1, 2));
+        e_before = sel(s, cmp(s, "eq", slot, kv(s, DT_I32, 0, 2)), widen(s, first, 2), widen(s, e0, 2));
+    }
+    ir_value one_e = kv(s, DT_I32, 1, ne), zero_e = kv(s, DT_I32, 0, ne);
+    smem_put(s, bin(s, IR_ADD, widen(s, at, ne), bin(s, IR_SUB, e_before, one_e)), kv(s, DT_I8, 1, ne),
+             cmp(s, "ge", e_before, one_e));
     warp_sync(s);
     ir_value w[4] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
     for (int i = 0; i < words; i++)
@@ -176,13 +198,13 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     /* lane k: segment k = [E[k-1], E[k]), its total at E[k] - 1 plus the
      * carry into that lane when the segment starts before the lane */
     ir_value some = cmp(s, "gt", e, e_before);
-    ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, c32(s, 1)), zero);
-    ir_value got = smem_get(s, bin(s, IR_ADD, values, last), dt);
-    ir_value owner = bin(s, IR_SHR, last, c32(s, logv));
-    ir_value in = from_lane(s, carry, owner);
-    ir_value crosses = cmp(s, "lt", e_before, bin(s, IR_SHL, owner, c32(s, logv)));
+    ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, one_e), zero_e);
+    ir_value got = smem_get(s, bin(s, IR_ADD, widen(s, values, ne), last), dt);
+    ir_value owner = bin(s, IR_SHR, last, kv(s, DT_I32, logv, ne));
+    ir_value in = from_lane(s, widen(s, carry, ne), owner);
+    ir_value crosses = cmp(s, "lt", e_before, bin(s, IR_SHL, owner, kv(s, DT_I32, logv, ne)));
     got = sel(s, crosses, bin(s, s->combine, in, got), got);
-    ls_replace_op(lw, op, sel(s, some, got, s->identity));
+    ls_replace_op(lw, op, sel(s, some, got, widen(s, s->identity, ne)));
     return true;
 }
 
@@ -193,11 +215,12 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     int32_t n = ls_tile_len(lw, x), segs = ls_tile_len(lw, ends);
     int32_t v = n / SIMT_WARP;
     ir_type xt = ir_value_type(m, x);
-    if (lw->group != SIMT_WARP || segs != SIMT_WARP || n % SIMT_WARP || (v != 4 && v != 8 && v != 16) ||
+    if (lw->group != SIMT_WARP || (segs != SIMT_WARP && segs != 2 * SIMT_WARP) || n % SIMT_WARP ||
+        (v != 4 && v != 8 && v != 16) ||
         ir_dtypes[xt.dtype].bits != 32 || xt.ptr_elem) {
         diag_error_at(lw->d, DIAG_COMPILE, &m->src, op->loc,
-                      "sw.segmented_reduce needs a program of one warp, 32 ends and 128, 256 or 512 "
-                      "elements of a 32-bit type");
+                      "sw.segmented_reduce needs a program of one warp, 32 or 64 ends and 128, 256 or "
+                      "512 elements of a 32-bit type");
         return false;
     }
     const char *kind = ir_attr_get(op, "kind")->s;
@@ -211,15 +234,16 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
 
     /* E = clamp(ends - base, 0, N) and the start's the same way (in the
      * positions' type), then in 32 bits */
-    ir_type lane_pos = ir_type_vec((ir_dtype)ir_value_type(m, base).dtype, 1);
-    ir_value zero_p = irb_const(&b, lane_pos, (ir_scalar){.i = 0});
-    ir_value n_p = irb_const(&b, lane_pos, (ir_scalar){.i = n});
+    int32_t ne = segs / SIMT_WARP;
+    ir_dtype pos = (ir_dtype)ir_value_type(m, base).dtype;
+    ir_value zero_p = kv(&s, pos, 0, 1), n_p = kv(&s, pos, n, 1);
     ir_value splat_base = ls_splat(lw, op, base, 1);
-    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, splat_base), zero_p), n_p);
+    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, ls_splat(lw, op, base, ne)),
+                                           kv(&s, pos, 0, ne)), kv(&s, pos, n, ne));
     ir_value from = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
                                             zero_p), n_p);
-    ir_value e = ir_value_type(m, rel).dtype == DT_I32 ? rel : ls_cast(lw, op, rel, s.lane_i32);
+    ir_value e = pos == DT_I32 ? rel : ls_cast(lw, op, rel, ir_type_vec(DT_I32, ne));
     if (ir_value_type(m, from).dtype != DT_I32)
         from = ls_cast(lw, op, from, s.lane_i32);
-    return lower_wide(&s, x, e, from, n, v);
+    return lower_wide(&s, x, e, from, n, v, ne);
 }

@@ -24,8 +24,8 @@
  * walk the warp appends it to the lists as every direct kernel does. A
  * window whose offsets decrease somewhere (bad offsets, unsafe launches)
  * is not walked: the warp runs its segments one at a time as a warp's
- * tasks (one tile of 128, else the lists, else streamed), which clamp each
- * segment as the other kernels do. */
+ * tasks (one tile of 128, else streamed up to FLAT_WALK_MAX, else the
+ * lists), which clamp each segment as the other kernels do. */
 #include "task_kernels.h"
 #include "../passes/passes.h"
 
@@ -383,7 +383,12 @@ static void emit_leftovers(planner *pl, ir_builder *b, ir_value s0, ir_value ok)
                                irb_cmp(&there, "gt", span, irb_int(&there, DT_I64, FLAT_WALK_MAX)));
     ir_op *todo = irb_if(&there, left, NULL, 0);
     ir_builder run = irb_at_end(m, todo->regions[0], b->loc);
-    emit_segment_task(pl, &run, sid, FLAT_TASK_TILE, OVERFLOW_LISTS, FLAT_TASK_TILE, false);
+    /* up to FLAT_WALK_MAX streamed here (the launch runs the lists only
+     * when a segment can be longer: sw.stream_max), longer ones listed */
+    int64_t saved = pl->stream_max;
+    pl->stream_max = FLAT_WALK_MAX;
+    emit_segment_task(pl, &run, sid, FLAT_TASK_TILE, OVERFLOW_STREAM_THEN_LISTS, FLAT_TASK_TILE, false);
+    pl->stream_max = saved;
     irb_yield(&run, NULL, 0);
     ir_builder none = irb_at_end(m, todo->regions[1], b->loc);
     irb_yield(&none, NULL, 0);

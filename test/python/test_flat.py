@@ -114,7 +114,7 @@ ROW = 512
 ROW_CASES = {
     # a segment ending exactly at a row end (the window starts at 0)
     "row-end": [ROW, ROW, 3, ROW - 3, 7],
-    # segments crossing rows, lanes (16 elements) and windows (32 segments)
+    # segments crossing rows, lanes (16 elements) and windows (64 segments)
     "crossing": [17, 300, 511, 513, 1, 0, 0, 16, 15, 33, 1000, 2, 700] * 6,
     # empty segments at the row's edges and at a window's first segment
     "empty-edges": [0, 0, ROW, 0, 0, 0, 1, 0, ROW - 1, 0, 16, 0, 0] * 5,
@@ -200,6 +200,20 @@ def test_flat_unsafe_bad_offsets_are_clamped_per_segment(flat_on, offsets_dtype,
     sums = np.full(len(offsets) - 1, -1.0, dtype=np.float32)
     kernel("segmented_sum").launch(arguments={"values_ptr": values,
                                               "offsets_ptr": np.array(offsets, offsets_dtype),
+                                              "out_ptr": sums}, executor="simt", unsafe=True)
+    expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
+    np.testing.assert_allclose(sums, expected, rtol=1e-5, atol=1e-3)
+
+
+def test_flat_unsafe_bad_window_streams_what_no_list_kernel_runs_for(flat_on):
+    """Buffers of at most 1024 elements run no lists kernel: a window
+    whose offsets decrease streams its segments of 129 .. 1024 elements
+    itself (the SIMT executor fails when a list is left with entries)."""
+    n = 1000
+    values = np.arange(n, dtype=np.float32) / 7
+    offsets = [0, 700, 100, 900, 950, n, 3]
+    sums = np.full(len(offsets) - 1, -1.0, dtype=np.float32)
+    kernel("segmented_sum").launch(arguments={"values_ptr": values, "offsets_ptr": np.array(offsets, np.int32),
                                               "out_ptr": sums}, executor="simt", unsafe=True)
     expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
     np.testing.assert_allclose(sums, expected, rtol=1e-5, atol=1e-3)
