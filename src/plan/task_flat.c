@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { FLAT_SEGMENTS = 32, FLAT_ROW = 512, FLAT_EDGE_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
+enum { FLAT_SEGMENTS = 64, FLAT_ROW = 512, FLAT_EDGE_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
 
 /* ---- which programs ------------------------------------------------------------- */
 
