@@ -2,8 +2,8 @@
  * row step of the flat segment kernels (docs/schedules.md, "The flat
  * kernel"; docs/simt.md).
  *
- * Requires a program of one warp (G = 32), an ends tile of 32 (one per
- * lane: lane k holds ends[k]) and an operand tile of 32 V elements, V in
+ * Requires a program of one warp (G = 32), an ends tile of 32 or 64 (lane
+ * k holds ends[k], or ends[2k] and ends[2k+1]) and an operand tile of 32 V elements, V in
  * {4, 8, 16}, of a 32-bit type, lane l holding positions V l .. V l + V - 1
  * (the op's lane-major order); anything else is a compile error at the op.
  * The ends must not decrease from the start (the planner's windows
@@ -11,16 +11,17 @@
  * [0, N], each warp uses its own region of shared memory (after the
  * reduction scratch): N flag bytes, then N values.
  *   1. the flags of positions E[k-1] - 1 (before each segment's first
- *      element; E[-1] = S) are set, between warp barriers;
+ *      element; E[-1] = S) are set, between warp barriers (the last end
+ *      needs none: nothing after it is read);
  *   2. each lane folds its V elements left to right, a run restarting after
  *      each flagged position;
  *   3. the lanes' trailing runs are scanned from the last lane at or before
  *      each one with a flag (Kogge-Stone, the lower lanes on the left);
  *      lane l's carry is lane l - 1's result;
- *   4. every position's run value goes to shared memory; lane k reads
- *      segment k's at E[k] - 1 and combines the carry into that position's
+ *   4. every position's run value goes to shared memory; segment k's lane
+ *      reads its total at E[k] - 1 and combines the carry into that position's
  *      lane L on its left when the segment starts before lane L.
- * Elements before the start or from E[31] on fall in runs no segment
+ * Elements before the start or from the last end on fall in runs no segment
  * reads. The order of combination is fixed: the same bits on every run. */
 #include "lower_simt_internal.h"
 #include "passes.h"

@@ -4,8 +4,8 @@
  * the kernel runs, nothing otherwise.
  *
  * A program is a warp (CTAs of four) and runs a window of FLAT_SEGMENTS
- * consecutive segments: lane k holds segment s0 + k's offsets (two
- * coalesced loads), and when the window's offsets never decrease, its
+ * consecutive segments: lane k holds segments s0 + 2k and s0 + 2k + 1
+ * (their offsets: coalesced loads), and when the window's offsets never decrease, its
  * segments cover one range [W0, W1) that the warp walks in rows of
  * FLAT_ROW elements (16 consecutive elements a lane: four 16-byte loads,
  * the row in sw.segmented_reduce's lane-major order), each row reduced per
