@@ -177,6 +177,32 @@ def test_flat_rows_of_512_random(flat_on, rng):
             sc.check(example, _run(example, inputs), inputs, "lengths %s pads %s" % (list(lengths), pads))
 
 
+def test_flat_rows_of_512_two_reductions(flat_on, rng):
+    """Two sw.segmented_reduce a row share the warp's shared memory."""
+    import swage as sw
+    import swage.language as sl
+
+    @sw.jit
+    def sum_and_max(values_ptr, offsets_ptr, out_ptr):
+        sid = sl.segment_id(0)
+        x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))
+        sl.store(out_ptr + sid, sl.sum(x) * 1000.0 + sl.max(x))
+
+    for _ in range(3):
+        lengths = rng.choice([0, 1, 5, 16, 17, 33, 100, 511, 513, 1500], size=int(rng.integers(1, 300)))
+        offsets = (np.concatenate([[0], np.cumsum(lengths)]) + 3).astype(np.int32)
+        values = rng.standard_normal(int(offsets[-1]) + 5).astype(np.float32)
+        values[:3] = np.nan
+        values[int(offsets[-1]):] = np.nan
+        out = np.zeros(len(lengths), np.float32)
+        arguments = {"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out}
+        assert "__direct_flat" in str(sum_and_max.plan(arguments=arguments))
+        sum_and_max.launch(arguments=arguments, executor="simt")
+        expected = [values[a:b].astype(np.float64).sum() * 1000 + (values[a:b].max() if b > a else -np.inf)
+                    for a, b in zip(offsets[:-1], offsets[1:])]
+        np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-2)
+
+
 def _clamped(offsets, length):
     out = []
     for start, end in zip(offsets[:-1], offsets[1:]):
