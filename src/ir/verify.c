@@ -830,7 +830,8 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_SIMT_SHFL_LANE: return check_shuffle_lane(v, op);
     case IR_SIMT_SMEM_STORE:
     case IR_SIMT_SMEM_LOAD: return check_smem(v, op);
-    case IR_SIMT_BARRIER: return true;
+    case IR_SIMT_BARRIER:
+    case IR_SIMT_WARP_BARRIER: return true;
     default: break;
     }
     if (op->kind == IR_DIV || op->kind == IR_EXP) {

@@ -135,22 +135,28 @@ static bool check_gather(verifier *v, const ir_op *op)
     return true;
 }
 
-/* sw.segmented_reduce {kind} (x : tensor<NxT>, base : i64, ends : tensor<Sxi64>)
- * -> tensor<SxT>, 1-D tiles of numbers. */
+/* sw.segmented_reduce {kind} (x : tensor<NxT>, base : i64, ends : tensor<Sxi64>,
+ * start : i64) -> tensor<SxT>, 1-D tiles of numbers. */
 static bool check_segmented_reduce(verifier *v, const ir_op *op)
 {
     char a[64], b[64];
     ir_type x = operand_type(v, op, 0), base = operand_type(v, op, 1), ends = operand_type(v, op, 2);
+    ir_type start = operand_type(v, op, 3);
     ir_type r = result_type(v, op, 0);
     const ir_attr *kind = ir_attr_get(op, "kind");
     if (!kind || kind->kind != ATTR_STR || ir_reduce_combine_op(kind->s) == IR_OP_COUNT)
         return fail(v, op, "'sw.segmented_reduce' needs a string attribute 'kind': sum, max, min or prod");
     if (!is_number_tile(x) || x.dtype == DT_I1)
         return fail(v, op, "'sw.segmented_reduce' operand type %s must be a 1-D tile of numbers", TY(x, a));
-    if (base.kind != TY_SCALAR || base.ptr_elem || base.dtype != DT_I64)
-        return fail(v, op, "'sw.segmented_reduce' base type %s must be i64", TY(base, a));
-    if (!is_number_tile(ends) || ends.dtype != DT_I64)
-        return fail(v, op, "'sw.segmented_reduce' ends type %s must be a 1-D tile of i64", TY(ends, a));
+    if (base.kind != TY_SCALAR || base.ptr_elem || (base.dtype != DT_I64 && base.dtype != DT_I32))
+        return fail(v, op, "'sw.segmented_reduce' base type %s must be i64 or i32", TY(base, a));
+    if (start.kind != TY_SCALAR || start.ptr_elem || start.dtype != base.dtype)
+        return fail(v, op, "'sw.segmented_reduce' start type %s must be the base's", TY(start, a));
+    if (!is_number_tile(ends) || ends.dtype != base.dtype)
+        return fail(v, op, "'sw.segmented_reduce' ends type %s must be a 1-D tile of the base's type", TY(ends, a));
+    if (x.len > 128 && x.len % 128)
+        return fail(v, op, "'sw.segmented_reduce' operand of %d elements: more than 128 must be a multiple "
+                    "of 128", (int)x.len);
     ir_type want = ir_type_tile(elem_dtype(x), ends.len);
     if (!ir_type_eq(r, want))
         return fail(v, op, "'sw.segmented_reduce' result type %s must be %s (the operand's element type "

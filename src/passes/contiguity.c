@@ -119,6 +119,22 @@ static void analyze_op(walker *w, const ir_op *op)
     case IR_SUB: run = run_of_offset(w, op->operands[0], op->operands[1], false); break;
     case IR_ADDPTR: run = run_of_offset(w, op->operands[0], op->operands[1], true); break;
     case IR_CAST: run = run_of_cast(w, op); break;
+    case IR_SHR:
+    case IR_AND: {
+        /* sw.arange >> k, sw.arange & m (constants; m's k low bits clear):
+         * constant over aligned runs of 2^k */
+        const ir_op *x = w->m->values[op->operands[0]].def, *k = w->m->values[op->operands[1]].def;
+        if (x && x->kind == IR_ARANGE && k && k->kind == IR_CONSTANT && uniform(w, op->operands[1])) {
+            const ir_attr *v = ir_attr_get(k, "value");
+            int64_t bits = !v || v->kind != ATTR_INT ? -1 : v->i;
+            if (bits >= 0 && op->kind == IR_AND)
+                for (bits = 0; bits < 31 && !(v->i >> bits & 1); bits++)
+                    ;
+            if (bits >= 0 && bits < 31)
+                same = (int32_t)1 << bits;
+        }
+        break;
+    }
     default: break;
     }
     /* An elementwise function of equal elements gives equal elements. */

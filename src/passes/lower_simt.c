@@ -430,6 +430,11 @@ static void set_vec_mask(lowerer *lw, ir_op *op, ir_value mask, int32_t vec)
     if (slots > vec && contiguity_run(&lw->contig, ptr) >= len &&
         (mask == IR_NO_VALUE || (whole && !strcmp(whole, slot) && whole_cmp <= 0)))
         ir_attr_set_bool(lw->m, op, "vec_all", true);
+    /* the flat kernel's rows in lane-major order (task_lane_major_index):
+     * every group starts a multiple of 4 elements from the row's start */
+    const ir_attr *lm = ir_attr_get(op, "sw.lane_major");
+    if (slots > vec && vec == 4 && mask == IR_NO_VALUE && lm && lm->kind == ATTR_BOOL && lm->i)
+        ir_attr_set_bool(lw->m, op, "vec_all", true);
 }
 
 /* A tile load keeps its operands; a load through a scalar pointer becomes

@@ -1,33 +1,28 @@
 /* lower_simt_segmented.c - lower-simt's sw.segmented_reduce (ops.def): the
  * row step of the flat segment kernels (docs/schedules.md, "The flat
- * kernel"), in registers and shuffles, no shared memory.
+ * kernel"; docs/simt.md).
  *
- * Requires a program of one warp (G = 32), an ends tile of 32 (one per
- * lane: lane k holds ends[k]) and an operand tile of 32 V elements, V in
- * {1, 2, 4} (lane l holds the V consecutive elements V l .. V l + V - 1),
- * of a 32-bit type; anything else is a compile error at the op. The ends
- * must not decrease (the planner's windows guarantee it); the result is
- * then the op's meaning, in this order of combination: each lane folds
- * its elements of one segment left to right, partials of a segment that
- * crosses lanes combine in a segmented Kogge-Stone scan (offsets 1, 2, 4,
- * 8, 16, the lower lanes' part on the left), and lane k takes segment k's
- * total from the lane holding its last element. Fixed, so results are the
- * same bits on every run.
- *
- * Per lane, with positions relative to base (E = ends - base clamped to
- * [0, N]):
- *   key(p) = #{k : E[k] <= p}, the segment of position p (32: after the
- *     last); slot 0's by a binary search over the lanes' E (five shuffles
- *     from a lane in a register, simt.shfl_lane), the next slots' by one
- *     step each: key(p + 1) = U[key(p)] when E[key(p)] = p + 1, else
- *     key(p), where U[k] = #{k' : E[k'] <= E[k]} skips empty segments
- *     (ends equal to E[k]) -- U by the same search;
- *   r[j] = the fold of the slot's run: x[j], after x[j-1]'s run when
- *     their keys agree;
- *   the scan of the last slot's (key, run) pairs over the lanes, then each
- *     lane's slots of its first key add the lane before it's total;
- *   segment k (lane k): empty in the row when E[k-1] >= E[k], else the
- *     value at position E[k] - 1 (lane (E[k] - 1) / V, slot mod V). */
+ * Requires a program of one warp (G = 32), an ends tile of 32 or 64 (lane
+ * k holds ends[k], or ends[2k] and ends[2k+1]) and an operand tile of 32 V elements, V in
+ * {4, 8, 16}, of a 32-bit type, lane l holding positions V l .. V l + V - 1
+ * (the op's lane-major order); anything else is a compile error at the op.
+ * The ends must not decrease from the start (the planner's windows
+ * guarantee it). With E = ends - base and S = start - base clamped to
+ * [0, N], each warp uses its own region of shared memory (after the
+ * reduction scratch): N flag bytes, then N values.
+ *   1. the flags of positions E[k-1] - 1 (before each segment's first
+ *      element; E[-1] = S) are set, between warp barriers (the last end
+ *      needs none: nothing after it is read);
+ *   2. each lane folds its V elements left to right, a run restarting after
+ *      each flagged position;
+ *   3. the lanes' trailing runs are scanned from the last lane at or before
+ *      each one with a flag (Kogge-Stone, the lower lanes on the left);
+ *      lane l's carry is lane l - 1's result;
+ *   4. every position's run value goes to shared memory; segment k's lane
+ *      reads its total at E[k] - 1 and combines the carry into that position's
+ *      lane L on its left when the segment starts before lane L.
+ * Elements before the start or from the last end on fall in runs no segment
+ * reads. The order of combination is fixed: the same bits on every run. */
 #include "lower_simt_internal.h"
 #include "passes.h"
 #include "../ir/builder.h"
@@ -78,17 +73,6 @@ static ir_value up(seg_lowering *s, ir_value v, int offset)
     return q;
 }
 
-/* #{k : E[k] <= p} per lane: five halvings, then the last lane. */
-static ir_value count_le(seg_lowering *s, ir_value e, ir_value e_last, ir_value p)
-{
-    ir_value at = c32(s, 0);
-    for (int step = 16; step >= 1; step /= 2) {
-        ir_value probe = from_lane(s, e, bin(s, IR_OR, at, c32(s, step - 1)));
-        at = sel(s, cmp(s, "le", probe, p), bin(s, IR_OR, at, c32(s, step)), at);
-    }
-    return bin(s, IR_ADD, at, sel(s, cmp(s, "le", e_last, p), c32(s, 1), c32(s, 0)));
-}
-
 static ir_value slot_of(seg_lowering *s, ir_value v, int j, ir_type t)
 {
     char slots[16];
@@ -98,18 +82,146 @@ static ir_value slot_of(seg_lowering *s, ir_value v, int j, ir_type t)
     return r;
 }
 
+/* A constant of `slots` slots. */
+static ir_value kv(seg_lowering *s, ir_dtype dt, int64_t v, int32_t slots)
+{
+    ir_builder b = irb_before(s->lw->m, s->pos);
+    return irb_const(&b, ir_type_vec(dt, slots), ir_scalar_from_int(dt, v));
+}
+
+/* A one-slot value in each of `slots` slots. */
+static ir_value widen(seg_lowering *s, ir_value v, int32_t slots)
+{
+    if (slots == 1)
+        return v;
+    ir_value r = ls_emit(s->lw, s->pos, IR_SIMT_VSLOTS, &v, 1,
+                         ir_type_like(ir_type_vec(DT_I32, slots), ir_value_type(s->lw->m, v)));
+    ir_attr_set_str(s->lw->m, ls_def_of(s->lw, r), "slots", "0,0");
+    return r;
+}
+
+static void smem_put(seg_lowering *s, ir_value index, ir_value value, ir_value mask)
+{
+    ls_smem_store(s->lw, s->pos, 0, index, value, mask);
+}
+
+static ir_value smem_get(seg_lowering *s, ir_value index, ir_dtype dt)
+{
+    return ls_smem_load(s->lw, s->pos, 0, index, dt);
+}
+
+static void warp_sync(seg_lowering *s)
+{
+    ls_emit_op(s->lw, s->pos, IR_SIMT_WARP_BARRIER, NULL, 0, NULL, 0);
+}
+
+/* V = 8 or 16 slots a lane (positions V l .. V l + V - 1, the op's
+ * lane-major order): tails marked in shared memory, a serial fold per
+ * lane, one scan over the lanes, each segment's total read back from
+ * shared memory (docs/simt.md). */
+static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, int32_t n, int32_t v, int32_t ne)
+{
+    lowerer *lw = s->lw;
+    ir_op *op = s->pos;
+    ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
+    /* every sw.segmented_reduce of the function gives each warp the same
+     * region, for its largest row */
+    int32_t warps = lw->threads / SIMT_WARP, region = 5 * 16 * SIMT_WARP;
+    if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * region))
+        return false;
+    int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;
+    /* this warp's region: n flag bytes, then n values; the addresses are
+     * made once, at the function's entry (they depend on the thread only) */
+    ir_value tid = ls_thread_id(lw);
+    seg_lowering entry = *s;
+    entry.pos = ls_def_of(lw, tid)->next;
+    seg_lowering *h = &entry;
+    ir_value tid1 = ls_splat(lw, h->pos, tid, 1);
+    ir_value lane = bin(h, IR_AND, tid1, c32(h, SIMT_WARP - 1));
+    ir_value at = bin(h, IR_ADD, bin(h, IR_MUL, bin(h, IR_SHR, tid1, c32(h, 5)), c32(h, region)),
+                      c32(h, SIMT_REDUCE_SCRATCH)); /* bytes */
+    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
+    ir_value values = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), c32(h, n / 4));
+    ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v)));
+    warp_sync(s); /* the reads of the op before (or the row before) are done */
+    ir_value zero = c32(s, 0);
+    for (int i = 0; i < words; i++)
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
+    warp_sync(s);
+    /* the flag before each segment's first position: lane k marks E[k-1] - 1
+     * (E[-1] = S: what precedes the start is no segment's); the last
+     * segment's end needs none (no one reads past it) */
+    ir_value lane0 = cmp(s, "eq", lane, zero);
+    ir_value e_before;
+    if (ne == 1) {
+        e_before = sel(s, lane0, from, up(s, e, 1));
+    } else {
+        /* lane l holds segments 2 l and 2 l + 1 */
+        ir_value e0 = slot_of(s, e, 0, s->lane_i32), e1 = slot_of(s, e, 1, s->lane_i32);
+        ir_value first = sel(s, lane0, from, up(s, e1, 1));
+        ir_value slot = bin(s, IR_AND, ls_tile_index(lw, op, 2 * SIMT_WARP), kv(s, DT_I32, 1, 2));
+        e_before = sel(s, cmp(s, "eq", slot, kv(s, DT_I32, 0, 2)), widen(s, first, 2), widen(s, e0, 2));
+    }
+    ir_value one_e = kv(s, DT_I32, 1, ne), zero_e = kv(s, DT_I32, 0, ne);
+    smem_put(s, bin(s, IR_ADD, widen(s, at, ne), bin(s, IR_SUB, e_before, one_e)), kv(s, DT_I8, 1, ne),
+             cmp(s, "ge", e_before, one_e));
+    warp_sync(s);
+    ir_value w[4] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
+    for (int i = 0; i < words; i++)
+        w[i] = smem_get(s, bin(s, IR_ADD, flag_words, c32(s, i)), DT_I32);
+    /* the serial fold: a run restarts after each tail */
+    ir_value tail[16], r[16];
+    for (int j = 0; j < v; j++) {
+        tail[j] = cmp(s, "ne", bin(s, IR_AND, w[j / 4], c32(s, (int32_t)(0xffu << (8 * (j % 4))))), zero);
+        ir_value xj = slot_of(s, x, j, s->lane_t);
+        r[j] = j == 0 ? xj : sel(s, tail[j - 1], xj, bin(s, s->combine, r[j - 1], xj));
+    }
+    ir_value any = w[0];
+    for (int i = 1; i < words; i++)
+        any = bin(s, IR_OR, any, w[i]);
+    ir_value trailing = sel(s, tail[v - 1], s->identity, r[v - 1]);
+    /* st: the last lane <= this one with a tail (0: none); then the scan of
+     * the trailing runs from st on */
+    ir_value st = sel(s, cmp(s, "ne", any, zero), lane, zero);
+    for (int offset = 1; offset < SIMT_WARP; offset *= 2)
+        st = bin(s, IR_MAXIMUM, st, up(s, st, offset));
+    ir_value total = trailing, reach = bin(s, IR_SUB, lane, st);
+    for (int offset = 1; offset < SIMT_WARP; offset *= 2) {
+        ir_value t_up = up(s, total, offset);
+        ir_value take = cmp(s, "ge", reach, c32(s, offset));
+        total = sel(s, take, bin(s, s->combine, t_up, total), total);
+    }
+    ir_value carry = sel(s, cmp(s, "ge", lane, c32(s, 1)), up(s, total, 1), s->identity);
+    /* every position's run value, for the segments' lanes to read */
+    for (int j = 0; j < v; j++)
+        smem_put(s, bin(s, IR_ADD, mine, c32(s, j)), r[j], IR_NO_VALUE);
+    warp_sync(s);
+    /* lane k: segment k = [E[k-1], E[k]), its total at E[k] - 1 plus the
+     * carry into that lane when the segment starts before the lane */
+    ir_value some = cmp(s, "gt", e, e_before);
+    ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, one_e), zero_e);
+    ir_value got = smem_get(s, bin(s, IR_ADD, widen(s, values, ne), last), dt);
+    ir_value owner = bin(s, IR_SHR, last, kv(s, DT_I32, logv, ne));
+    ir_value in = from_lane(s, widen(s, carry, ne), owner);
+    ir_value crosses = cmp(s, "lt", e_before, bin(s, IR_SHL, owner, kv(s, DT_I32, logv, ne)));
+    got = sel(s, crosses, bin(s, s->combine, in, got), got);
+    ls_replace_op(lw, op, sel(s, some, got, widen(s, s->identity, ne)));
+    return true;
+}
+
 bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
-    ir_value x = op->operands[0], base = op->operands[1], ends = op->operands[2];
+    ir_value x = op->operands[0], base = op->operands[1], ends = op->operands[2], start = op->operands[3];
     int32_t n = ls_tile_len(lw, x), segs = ls_tile_len(lw, ends);
     int32_t v = n / SIMT_WARP;
     ir_type xt = ir_value_type(m, x);
-    if (lw->group != SIMT_WARP || segs != SIMT_WARP || n % SIMT_WARP || (v != 1 && v != 2 && v != 4) ||
+    if (lw->group != SIMT_WARP || (segs != SIMT_WARP && segs != 2 * SIMT_WARP) || n % SIMT_WARP ||
+        (v != 4 && v != 8 && v != 16) ||
         ir_dtypes[xt.dtype].bits != 32 || xt.ptr_elem) {
         diag_error_at(lw->d, DIAG_COMPILE, &m->src, op->loc,
-                      "sw.segmented_reduce needs a program of one warp, 32 ends and 32, 64 or 128 "
-                      "elements of a 32-bit type");
+                      "sw.segmented_reduce needs a program of one warp, 32 or 64 ends and 128, 256 or "
+                      "512 elements of a 32-bit type");
         return false;
     }
     const char *kind = ir_attr_get(op, "kind")->s;
@@ -121,57 +233,18 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     ir_builder b = irb_before(m, op);
     s.identity = irb_const(&b, s.lane_t, id);
 
-    /* E = clamp(ends - base, 0, N) in 32 bits; the lane, its first position */
-    ir_type lane_i64 = ir_type_vec(DT_I64, 1);
-    ir_value rel = bin(&s, IR_SUB, ends, ls_splat(lw, op, base, 1));
-    rel = bin(&s, IR_MAXIMUM, rel, irb_const(&b, lane_i64, (ir_scalar){.i = 0}));
-    rel = bin(&s, IR_MINIMUM, rel, irb_const(&b, lane_i64, (ir_scalar){.i = n}));
-    ir_value e = ls_cast(lw, op, rel, s.lane_i32);
-    ir_value lane = ls_splat(lw, op, ls_group_lane(lw, op), 1);
-    ir_value e_last = from_lane(&s, e, c32(&s, SIMT_WARP - 1));
-    ir_value first = v == 1 ? lane : bin(&s, IR_MUL, lane, c32(&s, v));
-
-    /* keys of the lane's slots */
-    ir_value key[4], r[4], xs[4];
-    key[0] = count_le(&s, e, e_last, first);
-    ir_value upper = v > 1 ? count_le(&s, e, e_last, e) : IR_NO_VALUE;
-    for (int j = 1; j < v; j++) {
-        ir_value p = bin(&s, IR_ADD, first, c32(&s, j));
-        ir_value at = bin(&s, IR_AND, key[j - 1], c32(&s, SIMT_WARP - 1));
-        ir_value hit = bin(&s, IR_AND, cmp(&s, "lt", key[j - 1], c32(&s, SIMT_WARP)),
-                           cmp(&s, "le", from_lane(&s, e, at), p));
-        key[j] = sel(&s, hit, from_lane(&s, upper, at), key[j - 1]);
-    }
-    /* each slot's run, within the lane */
-    for (int j = 0; j < v; j++) {
-        xs[j] = v == 1 ? x : slot_of(&s, x, j, s.lane_t);
-        r[j] = j == 0 ? xs[0]
-                      : sel(&s, cmp(&s, "eq", key[j], key[j - 1]), bin(&s, s.combine, r[j - 1], xs[j]), xs[j]);
-    }
-    /* the lanes' last runs, scanned by key */
-    ir_value tail_key = key[v - 1], total = r[v - 1];
-    for (int offset = 1; offset < SIMT_WARP; offset *= 2) {
-        ir_value k_up = up(&s, tail_key, offset), t_up = up(&s, total, offset);
-        ir_value take = bin(&s, IR_AND, cmp(&s, "ge", lane, c32(&s, offset)), cmp(&s, "eq", k_up, tail_key));
-        total = sel(&s, take, bin(&s, s.combine, t_up, total), total);
-    }
-    /* the lane before's total joins this lane's first run */
-    ir_value k_before = up(&s, tail_key, 1), t_before = up(&s, total, 1);
-    ir_value joined = bin(&s, IR_AND, cmp(&s, "ge", lane, c32(&s, 1)), cmp(&s, "eq", k_before, key[0]));
-    for (int j = 0; j < v; j++)
-        r[j] = sel(&s, bin(&s, IR_AND, joined, cmp(&s, "eq", key[j], key[0])),
-                   bin(&s, s.combine, t_before, r[j]), r[j]);
-    /* lane k: segment k's total, at its last position in the row */
-    ir_value e_before = sel(&s, cmp(&s, "ge", lane, c32(&s, 1)), up(&s, e, 1), c32(&s, 0));
-    ir_value some = cmp(&s, "gt", e, e_before);
-    ir_value last = bin(&s, IR_SUB, e, c32(&s, 1));
-    ir_value src = v == 1 ? last : bin(&s, IR_SHR, last, c32(&s, v == 2 ? 1 : 2));
-    ir_value got = from_lane(&s, r[0], src);
-    if (v > 1) {
-        ir_value slot = bin(&s, IR_AND, last, c32(&s, v - 1));
-        for (int j = 1; j < v; j++)
-            got = sel(&s, cmp(&s, "eq", slot, c32(&s, j)), from_lane(&s, r[j], src), got);
-    }
-    ls_replace_op(lw, op, sel(&s, some, got, s.identity));
-    return true;
+    /* E = clamp(ends - base, 0, N) and the start's the same way (in the
+     * positions' type), then in 32 bits */
+    int32_t ne = segs / SIMT_WARP;
+    ir_dtype pos = (ir_dtype)ir_value_type(m, base).dtype;
+    ir_value zero_p = kv(&s, pos, 0, 1), n_p = kv(&s, pos, n, 1);
+    ir_value splat_base = ls_splat(lw, op, base, 1);
+    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, ls_splat(lw, op, base, ne)),
+                                           kv(&s, pos, 0, ne)), kv(&s, pos, n, ne));
+    ir_value from = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
+                                            zero_p), n_p);
+    ir_value e = pos == DT_I32 ? rel : ls_cast(lw, op, rel, ir_type_vec(DT_I32, ne));
+    if (ir_value_type(m, from).dtype != DT_I32)
+        from = ls_cast(lw, op, from, s.lane_i32);
+    return lower_wide(&s, x, e, from, n, v, ne);
 }

@@ -109,6 +109,7 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->block_threads = (int32_t)int_attr(f, "simt.num_threads", int_attr(f, "sw.block_threads", 128));
         k->program_threads = (int32_t)int_attr(f, "sw.program_threads", k->block_threads);
         k->tasks_per_program = (int32_t)int_attr(f, "sw.tasks_per_program", 1);
+        k->flat_row = (int32_t)int_attr(f, "sw.flat_row", 4 * k->program_threads);
         if (k->tasks_per_program < 1)
             k->tasks_per_program = 1;
         for (const char *l = str_attr(f, "sw.lists"); l && *l;) {

@@ -33,6 +33,7 @@ typedef struct plan_kernel {
                                 list's bit when it runs the split stage too) */
     int32_t program_threads; /* threads per task */
     int32_t tasks_per_program; /* direct: segments each program runs (1 or more) */
+    int32_t flat_row;        /* flat: elements a row of its walk */
 } plan_kernel;
 
 /* What every kernel's hidden parameter i (after the program's runtime

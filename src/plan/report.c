@@ -104,7 +104,7 @@ void plan_report(const plan_report_input *in, strbuf *out)
     sb_puts(out, "policies and thresholds (elements):\n");
     if (direct->flat) {
         sb_printf(out, "  direct: %s, a warp walks %d segments' elements in rows of %d, segments up to %d",
-                  direct->name, direct->tasks_per_program, 4 * direct->program_threads, direct->tile);
+                  direct->name, direct->tasks_per_program, direct->flat_row, direct->tile);
     } else {
         sb_printf(out, "  direct: %s, %d thread%s per segment", direct->name, direct->program_threads,
                   direct->program_threads == 1 ? "" : "s");

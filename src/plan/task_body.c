@@ -191,7 +191,8 @@ void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_
     size_t nv = (size_t)(p->nvalues + 1);
     *e = (task_emitter){.p = p, .b = b, .map = map, .sid = IR_NO_VALUE, .start = IR_NO_VALUE,
                         .end = IR_NO_VALUE, .start32 = IR_NO_VALUE, .end32 = IR_NO_VALUE,
-                        .base = IR_NO_VALUE, .rel = IR_NO_VALUE, .mask = IR_NO_VALUE};
+                        .base = IR_NO_VALUE, .rel = IR_NO_VALUE, .mask = IR_NO_VALUE,
+                        .lane_rel = IR_NO_VALUE};
     e->tile_of = arena_alloc(p->m->ar, sizeof(ir_value) * nv);
     e->needed = arena_alloc(p->m->ar, nv);
 }
@@ -293,13 +294,34 @@ static ir_type tile_type(ir_type segval, int32_t block)
  * can fold into a base pointer and constant offsets) and the mask start <=
  * base + lane < end, from two uniform bounds. base <= end, and base is
  * start or below it only in the first tile. */
+ir_value task_lane_major_index(ir_builder *b, int32_t block)
+{
+    /* element i = 128 a + 4 t + s at V t + 4 a + s (V = block / 32):
+     * i + (V - 4) / 4 (i & 124) - 124 (i >> 7), each lane's slots
+     * consecutive, in runs of 4 for 16-byte loads */
+    ir_type i32_tile = ir_type_tile(DT_I32, block);
+    ir_value i = irb_arange(b, block);
+#define K(v) irb_const(b, i32_tile, ir_scalar_from_int(DT_I32, (v)))
+    ir_value t4 = irb_binary(b, IR_AND, i, K(124));
+    ir_value a = irb_binary(b, IR_SHR, i, K(7));
+    ir_value shift = irb_binary(b, IR_SUB, irb_binary(b, IR_MUL, t4, K(block / 128 - 1)), irb_binary(b, IR_MUL, a, K(124)));
+#undef K
+    return irb_binary(b, IR_ADD, i, shift);
+}
+
 static void build_index(task_emitter *e, ir_value base, int32_t block)
 {
     ir_builder *b = &e->b;
     ir_type i32 = ir_type_scalar(DT_I32), i32_tile = ir_type_tile(DT_I32, block);
     e->base = base;
     e->rel = irb_arange(b, block);
+    if (e->lane_major && block > 128)
+        e->rel = e->lane_rel != IR_NO_VALUE ? e->lane_rel : task_lane_major_index(b, block);
     ir_value hi, lo;
+    if (e->unmasked) {
+        e->mask = IR_NO_VALUE;
+        return;
+    }
     if (ir_value_type(b->m, base).dtype == DT_I32) {
         /* the single tile of a range in 32 bits: base = start rounded down */
         ir_value width = irb_int(b, DT_I32, block);
@@ -341,6 +363,8 @@ static void make_tile(task_emitter *e, const ir_op *op, int32_t block)
         ir_value other = irb_const(b, t, ir_scalar_from_int((ir_dtype)t.dtype, 0));
         ir_value operands[3] = {pointer_tile(e, mapped(e, view->operands[0]), block), e->mask, other};
         tile = irb(b, IR_LOAD, operands, e->mask == IR_NO_VALUE ? 1 : 3, t);
+        if (e->lane_major && block > 128 && e->mask == IR_NO_VALUE)
+            ir_attr_set_bool(m, m->values[tile].def, "sw.lane_major", true);
     } else if (op->kind == IR_CONSTANT || op->kind == IR_SPLAT || (ir_ops[op->kind].flags & F_ELEM)) {
         ir_value operands[3];
         if (op->noperands > 3) {

@@ -77,6 +77,11 @@ typedef struct task_emitter {
     ir_value start, end;/* i64: the task's range */
     ir_value start32, end32; /* i32: the same, when the offsets are i32 (task_emit_range): the
                                 single-tile arithmetic then stays in 32 bits; else IR_NO_VALUE */
+    bool lane_major;    /* rows (task_emit_row) of more than 128 elements in sw.segmented_reduce's
+                           lane-major order (ops.def): element 128 a + 4 t + s at position
+                           (block / 32) t + 4 a + s */
+    bool unmasked;      /* rows (task_emit_row) load every element: no mask */
+    ir_value lane_rel;  /* with lane_major: task_lane_major_index made once (IR_NO_VALUE: here) */
     /* private */
     ir_value *tile_of;  /* [p->nvalues] segment value -> its tile here */
     uint8_t *needed;    /* [p->nvalues] */
@@ -86,6 +91,12 @@ typedef struct task_emitter {
 } task_emitter;
 
 void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_value *map);
+/* The lane-major positions of a row of `block` (> 128) elements: element
+ * 128 a + 4 t + s at (block / 32) t + 4 a + s (sw.segmented_reduce). An
+ * unmasked load through them gets attribute sw.lane_major: its 4-element
+ * groups start a multiple of 4 elements apart, so lower-simt promises
+ * vec_all. */
+ir_value task_lane_major_index(ir_builder *b, int32_t block);
 
 /* start and end of segment sid, clamped to every buffer the program reads
  * or writes segments of (docs/segments.md, "Offsets"): the hidden element

@@ -4,14 +4,18 @@
  * the kernel runs, nothing otherwise.
  *
  * A program is a warp (CTAs of four) and runs a window of FLAT_SEGMENTS
- * consecutive segments: lane k holds segment s0 + k's offsets (two
- * coalesced loads), and when the window's offsets never decrease, its
+ * consecutive segments: lane k holds segments s0 + 2k and s0 + 2k + 1
+ * (their offsets: coalesced loads), and when the window's offsets never decrease, its
  * segments cover one range [W0, W1) that the warp walks in rows of
- * FLAT_ROW elements (4 consecutive elements a lane: 16-byte loads), each
- * row reduced per segment by sw.segmented_reduce (lower_simt_segmented.c)
- * into lane k's accumulators. Then each lane runs its segment's scalar
- * epilogue (the prologue and the ops after the reductions, as tiles of
- * one element a lane: stores and loads masked to the lanes that run).
+ * FLAT_ROW elements (16 consecutive elements a lane: four 16-byte loads,
+ * the row in sw.segmented_reduce's lane-major order), each row reduced per
+ * segment by sw.segmented_reduce (lower_simt_segmented.c) into lane k's
+ * accumulators. A row loads every element (those outside [W0, W1) take no
+ * part); one that passes the buffers' end runs as four masked rows of
+ * FLAT_EDGE_ROW. Positions are 32-bit, relative to an origin the walk
+ * moves when it jumps. Then each lane runs its segment's scalar epilogue
+ * (the prologue and the ops after the reductions, as tiles of one element
+ * a lane: stores and loads masked to the lanes that run).
  *
  * A segment longer than FLAT_WALK_MAX (its span from its start rounded
  * down to 4, as every classification) stays out of the walk: the walk
@@ -20,15 +24,15 @@
  * walk the warp appends it to the lists as every direct kernel does. A
  * window whose offsets decrease somewhere (bad offsets, unsafe launches)
  * is not walked: the warp runs its segments one at a time as a warp's
- * tasks (one tile of 128, streamed up to FLAT_WALK_MAX, listed past it), which clamp each
- * segment as the other kernels do. */
+ * tasks (one tile of 128, else streamed up to FLAT_WALK_MAX, else the
+ * lists), which clamp each segment as the other kernels do. */
 #include "task_kernels.h"
 #include "../passes/passes.h"
 
 #include <stdint.h>
 #include <string.h>
 
-enum { FLAT_SEGMENTS = 32, FLAT_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
+enum { FLAT_SEGMENTS = 64, FLAT_ROW = 512, FLAT_EDGE_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
 
 /* ---- which programs ------------------------------------------------------------- */
 
@@ -215,16 +219,41 @@ static void check_lanes(planner *pl, ir_builder *outer, ir_value valid, ir_value
     irb_yield(b, NULL, 0);
 }
 
+/* x - origin (i64, a scalar or a tile) clamped to [-2^30, 2^30], in 32
+ * bits: exact for positions within 2^30 of the origin, and on the same
+ * side of every row the walk takes otherwise. */
+static ir_value rel32(ir_builder *b, ir_value x, ir_value origin)
+{
+    ir_type t = ir_value_type(b->m, x);
+    ir_value o = t.kind == TY_SCALAR ? origin : irb_splat(b, origin, t);
+    ir_value lo = irb_const(b, t, ir_scalar_from_int(DT_I64, -(INT64_C(1) << 30)));
+    ir_value hi = irb_const(b, t, ir_scalar_from_int(DT_I64, INT64_C(1) << 30));
+    ir_value d = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_MINIMUM, irb_binary(b, IR_SUB, x, o), hi), lo);
+    return irb_cast(b, d, ir_type_like(t, ir_type_scalar(DT_I32)));
+}
+
+/* Reduction r of a row at `base` per segment. */
+static ir_value row_reduce(const task_program *p, ir_builder *b, int r, ir_value vals, ir_value base, ir_value ends,
+                           ir_value start)
+{
+    ir_module *m = p->m;
+    const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+    ir_value ops[4] = {vals, base, ends, start};
+    ir_value part = irb(b, IR_SEGMENTED_REDUCE, ops, 4, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
+    ir_attr_set_str(m, m->values[part].def, "kind", kind);
+    return part;
+}
+
 /* The walk over [W0, W1) in rows; returns each reduction's per-lane
  * accumulator. `ends` (i64 tile) are the lanes' segment ends, `starts`
  * their starts, `longer` the lanes left out of the walk, `next_long` the
  * first such lane's start (INT64_MAX: none). */
-static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_value starts, ir_value ends,
-                      ir_value longer, ir_value next_long, ir_value *acc)
+static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_value limit, ir_value starts,
+                      ir_value ends, ir_value longer, ir_value next_long, ir_value *acc)
 {
     task_program *p = &pl->p;
     ir_module *m = pl->m;
-    int nr = p->nreductions, ncarried = 2 + nr;
+    int nr = p->nreductions, ncarried = 5 + nr;
     ir_value *inits = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 1));
     ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(ncarried + 1));
     ir_value first_row = irb_binary(b, IR_AND, w0, irb_int(b, DT_I64, -SEGMENT_ALIGN));
@@ -237,38 +266,84 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         ir_eval_reduce_identity(ir_attr_get(op, "kind")->s, task_reduction_acc(p, r), &id);
         inits[3 + r] = irb_const(b, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS), id);
     }
+    /* positions in 32 bits, relative to an origin: the first row, moved to
+     * the row a jump lands on (between jumps the walk covers short segments
+     * only, so rows stay within 2^16 of it) */
+    inits[3 + nr] = first_row;
+    inits[4 + nr] = rel32(b, ends, first_row);
+    inits[5 + nr] = rel32(b, w0, first_row);
     for (int i = 0; i < ncarried; i++)
         types[i] = ir_value_type(m, inits[1 + i]);
+    ir_value lane_rel = task_lane_major_index(b, FLAT_ROW);
     ir_op *loop = irb_op(b, IR_WHILE, inits, ncarried + 1, types, ncarried, 1);
     ir_block *body = loop->regions[0];
     for (int i = 0; i < ncarried; i++)
         ir_block_add_arg(m, body, types[i], NULL);
     ir_builder in = irb_at_end(m, body, b->loc);
     ir_value row = body->args[0], next = body->args[1];
+    ir_value origin = body->args[2 + nr], ends32 = body->args[3 + nr], w0_32 = body->args[4 + nr];
+    ir_value row32 = irb_cast(&in, irb_binary(&in, IR_SUB, row, origin), ir_type_scalar(DT_I32));
 
-    task_emitter e;
-    task_emitter_init(&e, p, in, pl->map);
-    e.start = w0, e.end = w1;
+    /* the row, reduced per segment: a whole row loads every element (those
+     * outside [w0, w1) take no part in sw.segmented_reduce); one that
+     * passes the buffers' end (rare: the last rows of a launch) runs as 4
+     * masked rows of 128 in the usual layout, combined in order */
+    ir_type *ptypes = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(nr + 1));
+    ir_value *ids = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    for (int r = 0; r < nr; r++) {
+        ptypes[r] = ir_value_type(m, inits[3 + r]);
+        ids[r] = inits[3 + r];
+    }
+    ir_value row_end = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
+    ir_op *whole = irb_if(&in, irb_cmp(&in, "le", row_end, limit), ptypes, nr);
     ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
-    task_emit_row(&e, 0, FLAT_ROW, row, vals);
-    in = e.b;
+    ir_value *parts = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    {
+        task_emitter e;
+        task_emitter_init(&e, p, irb_at_end(m, whole->regions[0], b->loc), pl->map);
+        e.lane_major = true;
+        e.lane_rel = lane_rel;
+        e.unmasked = true;
+        task_emit_row(&e, 0, FLAT_ROW, row, vals);
+        for (int r = 0; r < nr; r++)
+            parts[r] = row_reduce(p, &e.b, r, vals[r], row32, ends32, w0_32);
+        irb_yield(&e.b, parts, nr);
+    }
+    {
+        ir_builder edge = irb_at_end(m, whole->regions[1], b->loc);
+        ir_op *sub = irb_for(&edge, irb_int(&edge, DT_I32, 0), irb_int(&edge, DT_I32, FLAT_ROW / FLAT_EDGE_ROW),
+                             irb_int(&edge, DT_I32, 1), ids, nr);
+        ir_block *sb = sub->regions[0];
+        task_emitter e;
+        task_emitter_init(&e, p, irb_at_end(m, sb, b->loc), pl->map);
+        ir_value at = irb_binary(&e.b, IR_ADD, row,
+                                 irb_binary(&e.b, IR_MUL, i64_of(&e.b, sb->args[0]), irb_int(&e.b, DT_I64, FLAT_EDGE_ROW)));
+        ir_value at32 = irb_binary(&e.b, IR_ADD, row32,
+                                   irb_binary(&e.b, IR_MUL, sb->args[0], irb_int(&e.b, DT_I32, FLAT_EDGE_ROW)));
+        e.start = irb_int(&e.b, DT_I64, 0), e.end = limit;
+        task_emit_row(&e, 0, FLAT_EDGE_ROW, at, vals);
+        for (int r = 0; r < nr; r++) {
+            const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+            parts[r] = irb_binary(&e.b, ir_reduce_combine_op(kind), sb->args[1 + r],
+                                  row_reduce(p, &e.b, r, vals[r], at32, ends32, w0_32));
+        }
+        irb_yield(&e.b, parts, nr);
+        irb_yield(&edge, sub->results, nr);
+    }
     ir_value *yields = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 2));
     for (int r = 0; r < nr; r++) {
         const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
-        ir_value ops[3] = {vals[r], row, ends};
-        ir_value part = irb(&in, IR_SEGMENTED_REDUCE, ops, 3, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS));
-        ir_attr_set_str(m, m->values[part].def, "kind", kind);
-        yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], part);
+        yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], whole->results[r]);
     }
     /* the next row; one that starts inside a segment left out of the walk
      * starts at its end instead (rounded down to 4) */
     ir_value after = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
     ir_type i64 = ir_type_scalar(DT_I64), i64t = ir_type_tile(DT_I64, FLAT_SEGMENTS);
-    ir_type two[2] = {i64, i64};
-    ir_op *jump = irb_if(&in, irb_cmp(&in, "ge", after, next), two, 2);
+    ir_type five[5] = {i64, i64, i64, ir_value_type(m, ends32), ir_value_type(m, w0_32)};
+    ir_op *jump = irb_if(&in, irb_cmp(&in, "ge", after, next), five, 5);
     ir_builder stay = irb_at_end(m, jump->regions[1], in.loc);
-    ir_value kept[2] = {after, next};
-    irb_yield(&stay, kept, 2);
+    ir_value kept[5] = {after, next, origin, ends32, w0_32};
+    irb_yield(&stay, kept, 5);
     ir_builder go = irb_at_end(m, jump->regions[0], in.loc);
     ir_value ahead = irb_binary(&go, IR_AND, longer, irb_cmp(&go, "gt", ends, irb_splat(&go, after, i64t)));
     ir_value its_start = min_where(&go, ahead, starts), its_end = min_where(&go, ahead, ends);
@@ -276,11 +351,13 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
     ir_value to = irb_binary(&go, IR_AND, its_end, irb_int(&go, DT_I64, -SEGMENT_ALIGN));
     ir_value landed = irb_select(&go, inside, irb_binary(&go, IR_MAXIMUM, after, to), after);
     ir_value later = irb_binary(&go, IR_AND, longer, irb_cmp(&go, "ge", starts, irb_splat(&go, landed, i64t)));
-    ir_value moved[2] = {landed, min_where(&go, later, starts)};
-    irb_yield(&go, moved, 2);
+    ir_value moved[5] = {landed, min_where(&go, later, starts), landed, rel32(&go, ends, landed), rel32(&go, w0, landed)};
+    irb_yield(&go, moved, 5);
     yields[0] = irb_cmp(&in, "lt", jump->results[0], w1);
     yields[1] = jump->results[0];
     yields[2] = jump->results[1];
+    for (int i = 0; i < 3; i++)
+        yields[3 + nr + i] = jump->results[2 + i];
     irb_yield(&in, yields, ncarried + 1);
     for (int r = 0; r < nr; r++)
         acc[r] = loop->results[2 + r];
@@ -306,11 +383,12 @@ static void emit_leftovers(planner *pl, ir_builder *b, ir_value s0, ir_value ok)
                                irb_cmp(&there, "gt", span, irb_int(&there, DT_I64, FLAT_WALK_MAX)));
     ir_op *todo = irb_if(&there, left, NULL, 0);
     ir_builder run = irb_at_end(m, todo->regions[0], b->loc);
-    /* streamed up to the walk's limit, listed past it: the launch runs
-     * the lists only when a segment can be longer than that (launch.c),
-     * and a listed segment nobody runs would also leave its list's count
-     * in the scratch header for the next launch */
+    /* up to FLAT_WALK_MAX streamed here (the launch runs the lists only
+     * when a segment can be longer: sw.stream_max), longer ones listed */
+    int64_t saved = pl->stream_max;
+    pl->stream_max = FLAT_WALK_MAX;
     emit_segment_task(pl, &run, sid, FLAT_TASK_TILE, OVERFLOW_STREAM_THEN_LISTS, FLAT_TASK_TILE, false);
+    pl->stream_max = saved;
     irb_yield(&run, NULL, 0);
     ir_builder none = irb_at_end(m, todo->regions[1], b->loc);
     irb_yield(&none, NULL, 0);
@@ -349,12 +427,25 @@ static void emit_window(planner *pl, ir_builder *b, ir_value pid32)
     ir_value limit_t = irb_splat(b, limit, i64t), zero_t = tile32(b, DT_I64, 0);
     ir_value starts = clamp(b, lo, limit_t, zero_t);
     ir_value ends = clamp(b, hi, limit_t, starts);
-    /* the window is walked when its offsets never decrease */
-    ir_value rising = irb_cast(b, irb_cmp(b, "ge", hi, lo), ir_type_tile(DT_I32, FLAT_SEGMENTS));
-    ir_value ok = irb_cmp(b, "eq", reduce_scalar(b, "min", rising), irb_int(b, DT_I32, 1));
+    /* the window is walked when its offsets never decrease; one sum over
+     * the lanes counts the decreasing ones (low bits) and those longer than
+     * the walk takes (times 64), and the first longer one's start is only
+     * looked for when there is one */
     ir_value span = irb_binary(b, IR_SUB, ends, irb_binary(b, IR_AND, starts, tile32(b, DT_I64, -SEGMENT_ALIGN)));
     ir_value longer = irb_binary(b, IR_AND, valid, irb_cmp(b, "gt", span, tile32(b, DT_I64, FLAT_WALK_MAX)));
-    ir_value next_long = min_where(b, longer, starts);
+    ir_value counts = irb_binary(b, IR_ADD, irb_select(b, irb_cmp(b, "lt", hi, lo), tile32(b, DT_I32, 1), tile32(b, DT_I32, 0)),
+                                 irb_select(b, longer, tile32(b, DT_I32, 64), tile32(b, DT_I32, 0)));
+    ir_value count = reduce_scalar(b, "sum", counts);
+    ir_value ok = irb_cmp(b, "eq", irb_binary(b, IR_AND, count, irb_int(b, DT_I32, 63)), irb_int(b, DT_I32, 0));
+    ir_type i64 = ir_type_scalar(DT_I64);
+    ir_op *has_long = irb_if(b, irb_cmp(b, "ge", count, irb_int(b, DT_I32, 64)), &i64, 1);
+    ir_builder look = irb_at_end(m, has_long->regions[0], b->loc);
+    ir_value first_long = min_where(&look, longer, starts);
+    irb_yield(&look, &first_long, 1);
+    ir_builder none_long = irb_at_end(m, has_long->regions[1], b->loc);
+    ir_value never = irb_int(&none_long, DT_I64, INT64_MAX);
+    irb_yield(&none_long, &never, 1);
+    ir_value next_long = has_long->results[0];
 
     ir_op *walk = irb_if(b, ok, NULL, 0);
     ir_builder in = irb_at_end(m, walk->regions[0], b->loc);
@@ -363,7 +454,7 @@ static void emit_window(planner *pl, ir_builder *b, ir_value pid32)
                                 pl->segments);
     ir_value w1 = clamp(&in, i64_of(&in, irb_load_at(&in, offsets, w1_at)), limit, w0);
     ir_value *acc = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
-    emit_walk(pl, &in, w0, w1, starts, ends, longer, next_long, acc);
+    emit_walk(pl, &in, w0, w1, limit, starts, ends, longer, next_long, acc);
     /* each lane's epilogue */
     flat f = {.pl = pl, .b = &in};
     f.lanes = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
@@ -410,7 +501,7 @@ void plan_build_flat(planner *pl)
     ir_attr_set_str(pl->m, pl->func, "sw.overflow", "lists");
     set_int(pl, "sw.stream_max", FLAT_WALK_MAX);
     set_int(pl, "sw.tasks_per_program", FLAT_SEGMENTS);
-    pl->stream_max = FLAT_WALK_MAX; /* emit_leftovers */
+    set_int(pl, "sw.flat_row", FLAT_ROW);
     ir_builder b = kernel_body(pl);
     ir_value pid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(pl->m, pl->m->values[pid].def, "axis", ir_type_scalar(DT_I32), 0);

@@ -102,6 +102,107 @@ def test_flat_no_segments(flat_on):
     assert out[0] == -3.0
 
 
+# ---- rows of 512 ------------------------------------------------------------
+#
+# The walk takes rows of ROW elements from W0 rounded down to 4 (lane l
+# folds the 16 consecutive elements 16 l .. 16 l + 15 of a row); a row that
+# passes the buffers' end runs as four masked rows of 128. Elements outside
+# every segment are NaN here: a row loads them but they take no part.
+
+ROW = 512
+
+ROW_CASES = {
+    # a segment ending exactly at a row end (the window starts at 0)
+    "row-end": [ROW, ROW, 3, ROW - 3, 7],
+    # segments crossing rows, lanes (16 elements) and windows (64 segments)
+    "crossing": [17, 300, 511, 513, 1, 0, 0, 16, 15, 33, 1000, 2, 700] * 6,
+    # empty segments at the row's edges and at a window's first segment
+    "empty-edges": [0, 0, ROW, 0, 0, 0, 1, 0, ROW - 1, 0, 16, 0, 0] * 5,
+    # longer than the walk takes (the lists) between short ones: the walk
+    # jumps over them
+    "long-skipped": [5, 1025, 3, 3, 5000, 0, 9, 1024, 1025, 2, 3000, 1] * 4,
+    # one element a lane's boundary apart
+    "lane-edges": [16, 16, 1, 15, 32, 31, 17] * 20,
+    # the whole buffer shorter than one row: masked rows only
+    "short-buffer": [3, 0, 100, 7],
+}
+
+
+def _poisoned(example, lengths, rng, dtype="float32", offsets_dtype="int32", pad_before=0, pad_after=0):
+    inputs = sc.make_inputs(example, np.array(lengths), rng, dtype=dtype, offsets_dtype=offsets_dtype,
+                            pad_before=pad_before, pad_after=pad_after)
+    for name in ("values", "weights"):
+        if name in inputs:
+            x = inputs[name]
+            x[:pad_before] = np.nan
+            x[len(x) - pad_after:] = np.nan
+    return inputs
+
+
+@pytest.mark.parametrize("case", sorted(ROW_CASES))
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_flat_rows_of_512(flat_on, example, case, rng):
+    for pad_before, pad_after in ((0, 0), (5, 3), (ROW - 2, ROW + 1), (130, 0)):
+        inputs = _poisoned(example, ROW_CASES[case], rng, pad_before=pad_before, pad_after=pad_after)
+        direct, text = _direct(example, inputs)
+        assert direct == example + "__direct_flat", text
+        assert "in rows of %d" % ROW in text, text
+        first = _run(example, inputs)
+        sc.check(example, first, inputs, "%s, pads %d %d" % (case, pad_before, pad_after))
+        again = _run(example, inputs, unsafe=True)
+        assert np.array_equal(first.view(np.uint8), again.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype,offsets_dtype", [("float32", "int64"), ("float16", "int32"),
+                                                 ("bfloat16", "int64")])
+@pytest.mark.parametrize("example", ONE_STAGE)
+def test_flat_rows_of_512_dtypes(flat_on, example, dtype, offsets_dtype, rng):
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes", reason="bfloat16 arrays need ml_dtypes")
+    lengths = ROW_CASES["crossing"] + ROW_CASES["long-skipped"] + ROW_CASES["empty-edges"]
+    inputs = _poisoned(example, lengths, rng, dtype=dtype, offsets_dtype=offsets_dtype, pad_before=3,
+                       pad_after=6)
+    sc.check(example, _run(example, inputs), inputs, "rows of 512, %s %s" % (dtype, offsets_dtype))
+
+
+def test_flat_rows_of_512_random(flat_on, rng):
+    """Random lengths around the row's and the lane's sizes, random pads."""
+    for _ in range(6):
+        n = int(rng.integers(1, 200))
+        lengths = rng.choice([0, 1, 2, 15, 16, 17, 31, 33, 127, 128, 129, 511, 512, 513, 1023, 1024, 1025,
+                              int(rng.integers(0, 40))], size=n)
+        pads = [int(x) for x in rng.integers(0, 600, size=2)]
+        for example in ("segmented_sum", "segmented_max", "segmented_mean"):
+            inputs = _poisoned(example, lengths, rng, pad_before=pads[0], pad_after=pads[1])
+            sc.check(example, _run(example, inputs), inputs, "lengths %s pads %s" % (list(lengths), pads))
+
+
+def test_flat_rows_of_512_two_reductions(flat_on, rng):
+    """Two sw.segmented_reduce a row share the warp's shared memory."""
+    import swage as sw
+    import swage.language as sl
+
+    @sw.jit
+    def sum_and_max(values_ptr, offsets_ptr, out_ptr):
+        sid = sl.segment_id(0)
+        x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))
+        sl.store(out_ptr + sid, sl.sum(x) * 1000.0 + sl.max(x))
+
+    for _ in range(3):
+        lengths = rng.choice([0, 1, 5, 16, 17, 33, 100, 511, 513, 1500], size=int(rng.integers(1, 300)))
+        offsets = (np.concatenate([[0], np.cumsum(lengths)]) + 3).astype(np.int32)
+        values = rng.standard_normal(int(offsets[-1]) + 5).astype(np.float32)
+        values[:3] = np.nan
+        values[int(offsets[-1]):] = np.nan
+        out = np.zeros(len(lengths), np.float32)
+        arguments = {"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out}
+        assert "__direct_flat" in str(sum_and_max.plan(arguments=arguments))
+        sum_and_max.launch(arguments=arguments, executor="simt")
+        expected = [values[a:b].astype(np.float64).sum() * 1000 + (values[a:b].max() if b > a else -np.inf)
+                    for a, b in zip(offsets[:-1], offsets[1:])]
+        np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-2)
+
+
 def _clamped(offsets, length):
     out = []
     for start, end in zip(offsets[:-1], offsets[1:]):
@@ -125,6 +226,20 @@ def test_flat_unsafe_bad_offsets_are_clamped_per_segment(flat_on, offsets_dtype,
     sums = np.full(len(offsets) - 1, -1.0, dtype=np.float32)
     kernel("segmented_sum").launch(arguments={"values_ptr": values,
                                               "offsets_ptr": np.array(offsets, offsets_dtype),
+                                              "out_ptr": sums}, executor="simt", unsafe=True)
+    expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
+    np.testing.assert_allclose(sums, expected, rtol=1e-5, atol=1e-3)
+
+
+def test_flat_unsafe_bad_window_streams_what_no_list_kernel_runs_for(flat_on):
+    """Buffers of at most 1024 elements run no lists kernel: a window
+    whose offsets decrease streams its segments of 129 .. 1024 elements
+    itself (the SIMT executor fails when a list is left with entries)."""
+    n = 1000
+    values = np.arange(n, dtype=np.float32) / 7
+    offsets = [0, 700, 100, 900, 950, n, 3]
+    sums = np.full(len(offsets) - 1, -1.0, dtype=np.float32)
+    kernel("segmented_sum").launch(arguments={"values_ptr": values, "offsets_ptr": np.array(offsets, np.int32),
                                               "out_ptr": sums}, executor="simt", unsafe=True)
     expected = [values[s:e].astype(np.float64).sum() for s, e in _clamped(offsets, n)]
     np.testing.assert_allclose(sums, expected, rtol=1e-5, atol=1e-3)

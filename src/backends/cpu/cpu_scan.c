@@ -83,9 +83,10 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
         return true;
     }
     case IR_SEGMENTED_REDUCE:
-        if (no != 3 || cpu_dtype(c, o[1]) != DT_I64 || cpu_dtype(c, o[2]) != DT_I64 ||
+        if (no != 4 || (cpu_dtype(c, o[1]) != DT_I64 && cpu_dtype(c, o[1]) != DT_I32) ||
+            cpu_dtype(c, o[2]) != cpu_dtype(c, o[1]) || cpu_dtype(c, o[3]) != cpu_dtype(c, o[1]) ||
             cpu_slots(c, o[2]) != cpu_slots(c, op->results[0]) || cpu_dtype(c, o[0]) != cpu_dtype(c, op->results[0]))
-            return cpu_internal(c, op, "expects (x, i64 base, i64 ends) -> x's dtype in the ends' shape");
+            return cpu_internal(c, op, "expects (x, base, ends, start: i64 or i32) -> x's dtype in the ends' shape");
         return true;
     default: return cpu_internal(c, op, "not a scan op");
     }
@@ -235,6 +236,17 @@ static bool exec_gather(cpu_ctx *c, const ir_op *op)
 
 /* sw.segmented_reduce: result[k] folds, in element order, the elements at
  * positions [ends[k-1], ends[k]) (ends[-1] = base; element i at base + i). */
+/* The element of x at position p of a row of n (ops.def): the same for
+ * n <= 128; else lane-major, position V t + 4 a + s holding element
+ * 128 a + 4 t + s (V = n / 32: the layout of a one-warp program). */
+static int64_t segmented_element(int64_t p, int32_t n)
+{
+    if (n <= 128)
+        return p;
+    int64_t v = n / 32, t = p / v, rem = p % v;
+    return 128 * (rem / 4) + 4 * t + rem % 4;
+}
+
 static bool exec_segmented_reduce(cpu_ctx *c, const ir_op *op)
 {
     int32_t n = cpu_slots(c, op->operands[0]), s = cpu_slots(c, op->results[0]);
@@ -243,13 +255,13 @@ static bool exec_segmented_reduce(cpu_ctx *c, const ir_op *op)
     ir_scalar *o = cpu_vals(c, op->results[0]);
     ir_dtype dt = cpu_dtype(c, op->results[0]);
     const char *kind = ir_attr_get(op, "kind")->s;
-    int64_t lo = base;
+    int64_t lo = cpu_vals(c, op->operands[3])[0].i;
     for (int32_t k = 0; k < s; k++) {
         ir_scalar acc;
         ir_eval_reduce_identity(kind, dt, &acc);
         int64_t hi = ends[k].i;
         for (int64_t p = lo > base ? lo : base; p < hi && p - base < n; p++)
-            ir_eval_reduce_combine(kind, dt, acc, x[p - base], &acc);
+            ir_eval_reduce_combine(kind, dt, acc, x[segmented_element(p - base, n)], &acc);
         o[k] = acc;
         lo = hi;
     }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WARP = 32, MAX_SMEM_BYTES = 1 << 24 };
+enum { WARP = 32, MAX_SMEM_BYTES = 1 << 24, SIMT_EXEC_MAX_WARPS = 32 };
 
 /* Race tracking for one byte of shared memory since the last barrier:
  * who wrote it and the first two distinct threads that read it (two are
@@ -40,7 +40,8 @@ bool cpu_is_simt_op(ir_op_kind kind)
     case IR_SIMT_THREAD_ID: case IR_SIMT_BLOCK_ID: case IR_SIMT_GRID_DIM: case IR_SIMT_TILE_INDEX:
     case IR_SIMT_LOAD: case IR_SIMT_STORE: case IR_SIMT_VREDUCE: case IR_SIMT_SHFL_XOR: case IR_SIMT_SHFL_UP:
     case IR_SIMT_SHFL_IDX: case IR_SIMT_SHFL_LANE: case IR_SIMT_VSLOTS: case IR_SIMT_ATOMIC_RMW: case IR_SIMT_ATOMIC_CAS: case IR_SIMT_FENCE:
-    case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER: case IR_SIMT_PRINT:
+    case IR_SIMT_SMEM_STORE: case IR_SIMT_SMEM_LOAD: case IR_SIMT_BARRIER: case IR_SIMT_WARP_BARRIER:
+    case IR_SIMT_PRINT:
         return true;
     default:
         return false;
@@ -149,6 +150,7 @@ bool cpu_simt_check_op(cpu_ctx *c, const ir_op *op)
         return true;
     }
     case IR_SIMT_BARRIER:
+    case IR_SIMT_WARP_BARRIER:
     case IR_SIMT_PRINT:
         return true;
     default:
@@ -559,6 +561,42 @@ static bool exec_barrier(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* A warp barrier: every lane of each warp that runs it must run it (else an
+ * internal error, as a shuffle's); then what those warps' threads wrote and
+ * read since the last barrier is visible to all and may be written again
+ * (tracking of bytes another warp touched stays). */
+static bool exec_warp_barrier(cpu_ctx *c, const ir_op *op)
+{
+    bool arrived[SIMT_EXEC_MAX_WARPS] = {false};
+    for (int32_t t = 0; t < c->threads; t++) {
+        if (!cpu_thread_active(c, t))
+            continue;
+        int32_t base = t & ~(WARP - 1);
+        for (int32_t u = base; u < base + WARP && u < c->threads; u++)
+            if (!cpu_thread_active(c, u)) {
+                char loc[256];
+                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                              "simt.warp_barrier at %s: thread %d arrives, but thread %d of its warp does "
+                              "not (divergent control flow)", cpu_loc_text(c, op->loc, loc), (int)t, (int)u);
+                return false;
+            }
+        if (t / WARP < SIMT_EXEC_MAX_WARPS)
+            arrived[t / WARP] = true;
+    }
+    cpu_simt *s = c->simt;
+    for (int64_t b = s->phase_lo; b < s->phase_hi; b++) {
+        smem_byte *tb = &s->track[b];
+        if (tb->writer >= 0 && tb->writer / WARP < SIMT_EXEC_MAX_WARPS && arrived[tb->writer / WARP])
+            tb->writer = -1;
+        for (int k = 0; k < 2; k++)
+            if (tb->reader[k] >= 0 && tb->reader[k] / WARP < SIMT_EXEC_MAX_WARPS && arrived[tb->reader[k] / WARP])
+                tb->reader[k] = -1;
+        if (tb->reader[0] < 0 && tb->reader[1] >= 0)
+            tb->reader[0] = tb->reader[1], tb->reader[1] = -1;
+    }
+    return true;
+}
+
 /* ---- dispatch ------------------------------------------------------------------- */
 
 bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
@@ -589,6 +627,7 @@ bool cpu_simt_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_SIMT_SMEM_STORE: return exec_smem_store(c, op);
     case IR_SIMT_SMEM_LOAD: return exec_smem_load(c, op);
     case IR_SIMT_BARRIER: return exec_barrier(c, op);
+    case IR_SIMT_WARP_BARRIER: return exec_warp_barrier(c, op);
     case IR_SIMT_PRINT: return cpu_exec_print(c, op);
     default: return cpu_internal(c, op, "not a SIMT op");
     }

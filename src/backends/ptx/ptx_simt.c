@@ -773,6 +773,13 @@ static bool emit_barrier(ptx_emitter *e, const ir_op *op)
     return true;
 }
 
+static bool emit_warp_barrier(ptx_emitter *e, const ir_op *op)
+{
+    (void)op;
+    ptx_line(e, "bar.warp.sync -1;");
+    return true;
+}
+
 /* ---- sl.device_print: vprintf ----------------------------------------------------------
  *
  * simt.print writes the lines the CPU executors write (docs/language.md,
@@ -1031,6 +1038,7 @@ static const op_emitter emitters[IR_OP_COUNT] = {
     [IR_SIMT_SMEM_STORE] = emit_smem_store,
     [IR_SIMT_SMEM_LOAD] = emit_smem_load,
     [IR_SIMT_BARRIER] = emit_barrier,
+    [IR_SIMT_WARP_BARRIER] = emit_warp_barrier,
     [IR_SIMT_PRINT] = emit_print,
 };
 
