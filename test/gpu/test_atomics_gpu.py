@@ -1,6 +1,9 @@
 """Atomics on the GPU (the kernels of test/python/test_atomics.py): final
 memory as a sequential reference gives it, whatever order the GPU applies
 them in; old values that form a valid order; masked lanes untouched.
+Float atomic_max/atomic_min order floats totally as the CPU suite does
+(-0.0 below 0.0, NaN by its bits); a tile atomic_cas (one address a lane)
+must give the reference executor's memory and old values bit for bit.
 """
 
 import numpy as np
@@ -83,3 +86,67 @@ def test_gpu_cas_ticket_counter():
     assert counter.item() == programs
     assert sorted(tickets.cpu().tolist()) == list(range(programs))
     assert (hits.cpu().numpy() == programs).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("specials", [False, True], ids=["plain", "specials"])
+def test_gpu_float_max_min_xchg(rng, dtype, specials):
+    n, bins, block = 2000, 9, 256
+    idx = rng.integers(0, bins, n).astype(np.int32)
+    v = cpu.random_values(rng, dtype, n, specials)
+    init = cpu.random_values(rng, dtype, bins, specials)
+    da, db, dc = cuda(init), cuda(init), cuda(init)
+    grid = cpu.cdiv(n, block)
+    olds = [torch.zeros(grid * block, dtype=TORCH[dtype], device="cuda") for _ in range(3)]
+    cpu.k_rmw.launch(arguments={"idx_ptr": cuda(idx), "v_ptr": cuda(v), "a_ptr": da, "b_ptr": db,
+                                "c_ptr": dc, "olda_ptr": olds[0], "oldb_ptr": olds[1],
+                                "oldc_ptr": olds[2], "n": n},
+                     constexprs={"KIND": 0, "BLOCK": block}, grid=(grid,))
+    torch.cuda.synchronize()
+    a, b, c = (t.cpu().numpy() for t in (da, db, dc))
+    olds = [t.cpu().numpy() for t in olds]
+    bits = cpu.float_bits
+    assert np.array_equal(bits(a), bits(cpu.sequential(idx, v, init, cpu.total_max)[0])), rng.seed
+    assert np.array_equal(bits(b), bits(cpu.sequential(idx, v, init, cpu.total_min)[0])), rng.seed
+    for old in olds:
+        assert (old[n:] == 0).all(), "masked-off lanes must return 0"
+    for bin_ in range(bins):
+        lanes = np.nonzero(idx == bin_)[0]
+        written = np.concatenate([v[lanes], init[bin_:bin_ + 1]])
+        # xchg: the old values and the final value are the initial value and
+        # every value written, each once
+        assert sorted(bits(np.concatenate([olds[2][lanes], c[bin_:bin_ + 1]])).tolist()) == \
+            sorted(bits(written).tolist()), (rng.seed, bin_)
+        # max / min: each old value is one of those, never past the final one
+        for old, final, sign in ((olds[0], a, 1), (olds[1], b, -1)):
+            assert set(bits(old[lanes]).tolist()) <= set(bits(written).tolist()), (rng.seed, bin_)
+            top = cpu.total_order_key(final[bin_:bin_ + 1])[0]
+            assert all(sign * k <= sign * top for k in cpu.total_order_key(old[lanes])), rng.seed
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("block", [64, 1024])
+def test_gpu_cas_tile(rng, dtype, block):
+    # test_cas_tile's values: equal bits swap (-0.0 != 0.0, NaN == NaN)
+    if dtype == "bfloat16":
+        ml_dtypes = pytest.importorskip("ml_dtypes")
+        np_dt = np.dtype(ml_dtypes.bfloat16)
+    else:
+        np_dt = np.dtype(dtype)
+    n = 700
+    choices = np.array([0.0, -0.0, np.nan, 1.0, 2.5]) if np_dt.kind in "fV" else np.array([0, 1, 2, -7])
+    arrays = {name: rng.choice(choices, n).astype(np_dt) for name in ("p_ptr", "cmp_ptr", "val_ptr")}
+    arrays["old_ptr"] = np.zeros(n, np_dt)
+    ref = {k: v.copy() for k, v in arrays.items()}
+    cpu.k_cas.launch(arguments=dict(ref, n=n), constexprs={"BLOCK": block}, grid=(cpu.cdiv(n, block),),
+                     executor="semantic")
+    if dtype == "bfloat16":  # NumPy's bfloat16 (ml_dtypes) goes to torch by its bits
+        gpu = {k: cuda(v.view(np.int16)).view(torch.bfloat16) for k, v in arrays.items()}
+    else:
+        gpu = {k: cuda(v) for k, v in arrays.items()}
+    cpu.k_cas.launch(arguments=dict(gpu, n=n), constexprs={"BLOCK": block}, grid=(cpu.cdiv(n, block),))
+    torch.cuda.synchronize()
+    for name in ("p_ptr", "old_ptr"):
+        got = gpu[name].view(torch.int16) if dtype == "bfloat16" else gpu[name]
+        assert np.array_equal(got.cpu().numpy().view(np.uint8), ref[name].view(np.uint8)), \
+            (name, rng.seed)

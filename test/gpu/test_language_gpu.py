@@ -1,7 +1,9 @@
 """The newest tile-language constructs on the GPU, against the reference
 executor on the same inputs: scans, argmax/argmin, histogram, gather
-(test/python/test_scans.py), while/break/continue and early return
-(test_control_flow.py), calls of @sw.jit functions (test_jit_calls.py).
+(test/python/test_scans.py), while/break/continue, early returns (nested in
+`if`s too), numbers as conditions, local `X: sl.constexpr` with `.dtype`,
+`.shape` and `.element_ty` (test_control_flow.py), calls of @sw.jit
+functions (test_jit_calls.py).
 Each kernel runs once on CPU NumPy arrays (executor="semantic") and once on
 CUDA copies of them; every array must come back equal (integers and
 element-wise float results) or within float32 reassociation (scans and
@@ -140,3 +142,42 @@ def test_gpu_window_masks_and_misaligned_pointers(rng, block, shift):
             torch.cuda.synchronize()
             for k in outs:
                 assert np.array_equal(gpu[k].cpu().numpy(), cpu[k]), (k, block, shift, lo, hi, flag)
+
+
+def test_gpu_early_returns_inside_nested_ifs(rng):
+    n = 8 * cf.BLOCK
+    x = rng.standard_normal(n).astype(np.float32)
+    cpu, gpu = run_both(cf.k_guarded_copy, {"x_ptr": x, "out_ptr": np.full(n, np.nan, np.float32)},
+                        {"n": n, "nprog": 6}, {"BLOCK": cf.BLOCK}, (10,))
+    same(cpu, gpu)
+
+
+@pytest.mark.parametrize("k, f", [(0, 0.0), (3, 0.0), (0, -0.5), (-2, float("nan"))])
+def test_gpu_numbers_as_conditions(rng, k, f):
+    # an int32 tile as sl.where's condition, int and float scalars in `if`
+    # and in `x if c else y` (NaN is true)
+    n = 150
+    x = rng.standard_normal(n).astype(np.float32)
+    flags = rng.integers(-2, 3, n).astype(np.int32)
+    cpu, gpu = run_both(cf.k_number_conditions, {"x_ptr": x, "flags_ptr": flags,
+                                                 "out_ptr": np.zeros(n, np.float32)},
+                        {"n": n, "k": k, "f": f}, {"BLOCK": cf.BLOCK}, (3,))
+    same(cpu, gpu)
+
+
+@pytest.mark.parametrize("start", [0, 1, 17])
+def test_gpu_while_on_an_integer_condition(start):
+    cpu, gpu = run_both(cf.k_countdown, {"out_ptr": np.zeros(1, np.int32)}, {"start": start}, {},
+                        (1,))
+    same(cpu, gpu)
+
+
+def test_gpu_local_constexpr_dtype_and_shape(rng):
+    # HALF: sl.constexpr = BLOCK // 2, static_assert, x.shape, y.dtype,
+    # out_ptr.dtype.element_ty and a float16 round trip through float32
+    n = 100
+    x = rng.integers(-50, 50, n).astype(np.float16)
+    y = rng.integers(-50, 50, n).astype(np.int32)
+    cpu, gpu = run_both(cf.k_dtype_shape, {"x_ptr": x, "y_ptr": y, "out_ptr": np.zeros(n, np.float32)},
+                        {"n": n}, {"BLOCK": cf.BLOCK}, (2,))
+    same(cpu, gpu)

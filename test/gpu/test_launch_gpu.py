@@ -1,15 +1,19 @@
 """GPU launches beyond PyTorch tensors on cuda:0: __cuda_array_interface__
 objects (CuPy), a second GPU, arguments on mixed devices, and errors from
 the launch path (grid limits, bad arguments) that must arrive as Python
-exceptions naming what is wrong, leaving the GPU usable.
+exceptions naming what is wrong, leaving the GPU usable; Triton's launch
+form with a grid function of the meta-parameters, and
+@sw.jit(do_not_specialize=..., debug=...) kernels, on the GPU.
 """
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 
 import swage as sw
 import swage.language as sl
+import test_triton_launch as launches  # noqa: E402  (test/python)
 
 
 @sw.jit
@@ -167,3 +171,45 @@ def test_evicted_specialisations_run_their_own_code_when_compiled_again():
                             constexprs={"FACTOR": factor}, grid=((n + 255) // 256,))
             assert torch.equal(out, x * factor), (sweep, factor)
     assert len(scale_by._cache) <= 2
+
+
+def test_a_grid_function_of_the_meta_parameters_on_the_gpu(rng):
+    # Triton's kernel[grid](...) with grid a function of the meta dict (the
+    # parameters' values and the launch options given), 1-D and 2-D
+    n = 10000
+    x = torch.from_numpy(rng.standard_normal(n).astype(np.float32)).cuda()
+    y = torch.from_numpy(rng.standard_normal(n).astype(np.float32)).cuda()
+    out = torch.from_numpy(np.full(n, np.nan, np.float32)).cuda()
+    seen = []
+
+    def grid(meta):
+        seen.append(dict(meta))
+        return (sw.cdiv(meta["n"], meta["BLOCK"]),)
+
+    add_kernel[grid](x, y, out, n, BLOCK=256, num_warps=4)
+    torch.cuda.synchronize()
+    assert [(m["n"], m["BLOCK"], m["num_warps"]) for m in seen] == [(n, 256, 4)]
+    assert torch.equal(out, x + y)
+    cpu = np.full((3, 5), -1, np.int32)
+    grid_2d_kernel[lambda meta: (meta["width"], 3)](cpu, 5, executor="semantic")
+    gpu = torch.from_numpy(np.full((3, 5), -1, np.int32)).cuda()
+    grid_2d_kernel[lambda meta: (meta["width"], 3)](gpu, 5)
+    torch.cuda.synchronize()
+    assert np.array_equal(gpu.cpu().numpy(), cpu)
+
+
+@pytest.mark.parametrize("debug", [True, False, None])
+def test_do_not_specialize_and_debug_on_the_gpu(rng, debug):
+    # one specialisation serves every n and start, on the GPU as on the CPU
+    # (test_triton_launch.py's offset kernel), with each debug value
+    kernel = launches.make_offset_kernel(do_not_specialize=["n", "start"], debug=debug)
+    x = rng.standard_normal(100).astype(np.float32)
+    grid = lambda meta: (sw.cdiv(meta["n"], meta["BLOCK"]),)  # noqa: E731
+    for n, start in [(100, 1), (37, 5), (1, 16), (64, -3)]:
+        cpu = np.zeros_like(x)
+        kernel[grid](x, cpu, n, start, BLOCK=32, executor="semantic")
+        gpu = torch.from_numpy(np.zeros_like(x)).cuda()
+        kernel[grid](torch.from_numpy(x).cuda(), gpu, n, start, BLOCK=32)
+        torch.cuda.synchronize()
+        assert np.array_equal(gpu.cpu().numpy(), cpu), (n, start)
+    assert len(kernel._cache) == 1

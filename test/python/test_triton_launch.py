@@ -528,13 +528,15 @@ def make_offset_kernel(**options):
     ({"do_not_specialize": []}, ()),
     ({}, ()),
 ])
-def test_do_not_specialize(options, names):
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_do_not_specialize(options, names, executor):
     kernel = make_offset_kernel(**options)
     assert kernel.do_not_specialize == names
     x = np.arange(100, dtype=np.float32)
     for n, start in [(100, 1), (37, 5), (1, 16), (64, -3)]:
         out = np.zeros_like(x)
-        kernel[lambda meta: (cdiv(meta["n"], meta["BLOCK"]),)](x, out, n, start, BLOCK=32)
+        kernel[lambda meta: (cdiv(meta["n"], meta["BLOCK"]),)](x, out, n, start, BLOCK=32,
+                                                               executor=executor)
         assert_same(out[:n], x[:n] + start)
         assert not out[n:].any()
     # the values are runtime arguments: one specialisation serves them all, with or
@@ -542,7 +544,7 @@ def test_do_not_specialize(options, names):
     assert list(kernel._cache) == [("x_ptr=*f32,out_ptr=*f32,n=i32,start=i32", "BLOCK=32")]
     # an int beyond int32 is passed as int64: another specialisation, as in Triton
     out = np.zeros_like(x)
-    kernel[(4,)](x, out, 100, 1 << 40, BLOCK=32)
+    kernel[(4,)](x, out, 100, 1 << 40, BLOCK=32, executor=executor)
     assert len(kernel._cache) == 2
 
 
@@ -568,13 +570,14 @@ def test_bad_do_not_specialize(value, text):
     assert str(info.value) == text
 
 
-def test_debug_is_accepted():
+@pytest.mark.parametrize("executor", ["semantic", "simt"])
+def test_debug_is_accepted(executor):
     for value in (True, False, None):
         kernel = make_offset_kernel(debug=value, do_not_specialize=["n"])
         assert kernel.debug is value
         x = np.arange(10, dtype=np.float32)
         out = np.zeros_like(x)
-        kernel[(1,)](x, out, 10, 2, BLOCK=16)
+        kernel[(1,)](x, out, 10, 2, BLOCK=16, executor=executor)
         assert_same(out, x + 2)
     assert make_offset_kernel().debug is None
     with pytest.raises(TypeError) as info:
