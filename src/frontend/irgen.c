@@ -905,7 +905,7 @@ static bool bind_params(irgen *g, const ast_func *fn, kernel_spec *spec, ir_bloc
                                                            "dtype or tuple of these)");
                     return false;
                 }
-                if (d.kind == GV_STR)
+                if (d.kind == GV_STR || d.kind == GV_NONE)
                     d.note = p->name;
                 ip->value = d.kind == GV_CONST ? d.c : (const_value){.kind = CONST_NONE};
                 cv = d;

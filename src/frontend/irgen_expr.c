@@ -204,7 +204,7 @@ gval ig_from_const(irgen *g, const_value c, const char *name)
 {
     switch (c.kind) {
     case CONST_STR: return (gval){.kind = GV_STR, .str = c.s, .note = name};
-    case CONST_NONE: return (gval){.kind = GV_NONE};
+    case CONST_NONE: return (gval){.kind = GV_NONE, .note = name};
     case CONST_TUPLE: {
         gval *items = arena_alloc(g->ar, sizeof(gval) * (size_t)(c.nitems + 1));
         for (int i = 0; i < c.nitems; i++)
@@ -236,7 +236,7 @@ const char *ig_known_text(irgen *g, gval v)
         return v.note ? arena_printf(g->ar, "the string %s (the sl.constexpr '%s')", shown, v.note)
                       : arena_printf(g->ar, "the string %s", shown);
     }
-    case GV_NONE: return "None";
+    case GV_NONE: return v.note ? arena_printf(g->ar, "None (the sl.constexpr '%s')", v.note) : "None";
     case GV_TUPLE: return "a tuple";
     default: return "this value";
     }
@@ -266,7 +266,13 @@ ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
         }
         return ig_materialize(g, loc, v.c, t);
     }
-    case GV_NONE: ig_error(g, loc, "None cannot be used as a value here"); return IR_NO_VALUE;
+    case GV_NONE:
+        if (v.note)
+            ig_error(g, loc, "None (the sl.constexpr '%s') cannot be used as a value here; test "
+                             "it with 'is None' / 'is not None'", v.note);
+        else
+            ig_error(g, loc, "None cannot be used as a value here");
+        return IR_NO_VALUE;
     case GV_STR:
         ig_error(g, loc, "%s cannot be used as a value here: strings are compile-time values, "
                          "only compared (==, !=, in) or passed to @sw.jit functions",
@@ -755,7 +761,7 @@ static gval string_none_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gv
     return ig_error(g, e->loc, "'%s' cannot be applied to %s%s", op_text(op), ig_known_text(g, odd),
                     str ? ": strings are compile-time values, only compared (==, !=, in) or "
                           "passed to @sw.jit functions"
-                        : "");
+                        : "; test it with 'is None' / 'is not None'");
 }
 
 static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
