@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 
 import test_control_flow as cf  # noqa: E402  (test/python)
 import test_jit_calls as calls  # noqa: E402
+import test_constexpr_kinds as kinds  # noqa: E402
 import test_scans as scans  # noqa: E402
 import test_simt_differential as simt  # noqa: E402
 
@@ -140,3 +141,25 @@ def test_gpu_window_masks_and_misaligned_pointers(rng, block, shift):
             torch.cuda.synchronize()
             for k in outs:
                 assert np.array_equal(gpu[k].cpu().numpy(), cpu[k]), (k, block, shift, lo, hi, flag)
+
+
+@pytest.mark.parametrize("act", ["relu", "double", "twice", "none", "other"])
+@pytest.mark.parametrize("bias", [None, 0.5])
+def test_gpu_string_and_none_constexprs(act, bias):
+    # test_constexpr_kinds.test_string_and_none_constexprs_pick_branches
+    x = np.linspace(-3, 3, kinds.N).astype(np.float32)
+    cpu, gpu = run_both(kinds.k_act, {"x_ptr": x, "y_ptr": np.zeros_like(x)}, {"n": kinds.N},
+                        {"ACT": act, "BIAS": bias}, kinds.grid())
+    same(cpu, gpu)
+    np.testing.assert_array_equal(cpu["y_ptr"], kinds.act_reference(x, act, bias))
+
+
+@pytest.mark.parametrize("shape", [(16, 32), (8, 4)])
+@pytest.mark.parametrize("scale", [(2.0, None, "add", True), (3.0, None, "sub", True)])
+def test_gpu_tuple_constexprs(shape, scale):
+    # test_constexpr_kinds.test_tuple_constexprs
+    x = np.arange(shape[0] * shape[1], dtype=np.float32)
+    cpu, gpu = run_both(kinds.k_tuple, {"x_ptr": x, "y_ptr": np.zeros_like(x)}, {},
+                        {"SHAPE": shape, "SCALE": scale}, (1,))
+    same(cpu, gpu)
+    np.testing.assert_array_equal(cpu["y_ptr"], x * 2 + 1 if scale[2] == "add" else x)
