@@ -930,6 +930,12 @@ static gval boolop(irgen *g, const ast_expr *e, gval a, gval b)
         bool ta = const_truth(a.c);
         return e->op == OP_AND ? (ta ? b : a) : (ta ? a : b);
     }
+    if (a.kind == GV_STR || a.kind == GV_NONE ||
+        (a.kind == GV_CONST && (b.kind == GV_STR || b.kind == GV_NONE))) {
+        /* Python's: a compile-time left side decides which side it is */
+        bool ta = a.kind == GV_CONST ? const_truth(a.c) : a.kind == GV_STR && a.str[0];
+        return e->op == OP_AND ? (ta ? b : a) : (ta ? a : b);
+    }
     gval sides[2] = {a, b};
     ir_value v[2];
     for (int i = 0; i < 2; i++) {

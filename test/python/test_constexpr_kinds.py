@@ -290,3 +290,22 @@ ERRORS = [k_string_arith, k_string_stored, k_string_vs_runtime, k_is_not_none, k
 def test_errors_point_at_line_and_column(kernel):
     swage_testing.expect_compile_error_at_marker(kernel, __file__, {"x_ptr": "*f32"},
                                                  {"ACT": "relu"})
+
+
+@sw.jit
+def k_string_logic(y_ptr, T: sl.constexpr, S: sl.constexpr):
+    a, b = T
+    x = sl.full(T, 1.0, sl.float32).reshape((a * b,))
+    if S and not ("zz" in S) and S < "zzz" and len(S + "x") == 4 and (True and S) == S:
+        x = x + 1.0
+    if not S or S >= "b":
+        x = x + 10.0
+    sl.store(y_ptr + sl.arange(0, a * b), x)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("s, expected", [("abc", 2.0), ("", 11.0), ("bzz", 11.0), ("zzz", 11.0)])
+def test_string_logic_is_pythons(executor, s, expected):
+    y = np.zeros(8, np.float32)
+    k_string_logic[(1,)](y, T=(2, 4), S=s, executor=executor)
+    np.testing.assert_array_equal(y, np.full(8, expected, np.float32))
