@@ -309,3 +309,27 @@ def test_string_logic_is_pythons(executor, s, expected):
     y = np.zeros(8, np.float32)
     k_string_logic[(1,)](y, T=(2, 4), S=s, executor=executor)
     np.testing.assert_array_equal(y, np.full(8, expected, np.float32))
+
+
+def test_the_warm_path_keys_tell_values_apart():
+    # the warm launch path keys constexprs by (value, type): strings and
+    # None are apart that way; tuples ((1,) == (1.0,) == (True,)) go the
+    # general path, whose key is the constexprs string
+    from swage import _jit
+    assert _jit._warm_constexprs_ok({"ACT": "relu", "BIAS": None})
+    assert not _jit._warm_constexprs_ok({"SHAPE": (16, 32)})
+    texts = {_args.constexpr_text("T", t) for t in [(1,), (1.0,), (True,)]}
+    assert len(texts) == 3
+
+
+@sw.jit
+def k_shape_item(y_ptr, T: sl.constexpr):
+    v = sl.zeros(T, sl.int32)
+    sl.store(y_ptr + sl.arange(0, v.shape[-1]), v + v.shape[0] * 10 + len(v.shape))
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_shape_tuples_index_too(executor):
+    y = np.zeros(8, np.int32)
+    k_shape_item[(1,)](y, T=(8,), executor=executor)
+    np.testing.assert_array_equal(y, np.full(8, 81, np.int32))
