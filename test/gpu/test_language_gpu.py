@@ -163,3 +163,15 @@ def test_gpu_tuple_constexprs(shape, scale):
                         {"SHAPE": shape, "SCALE": scale}, (1,))
     same(cpu, gpu)
     np.testing.assert_array_equal(cpu["y_ptr"], x * 2 + 1 if scale[2] == "add" else x)
+
+
+@pytest.mark.parametrize("op, scale", [("sum", None), ("max", None), ("sum", 2.0)])
+def test_gpu_string_constexprs_in_a_segment_program(op, scale):
+    # test_constexpr_kinds.test_segment_programs_and_plan_take_them
+    values = np.arange(10, dtype=np.float32)
+    offsets = np.array([0, 3, 3, 10], np.int32)
+    cpu, gpu = run_both(kinds.k_segment_reduce,
+                        {"values_ptr": values, "offsets_ptr": offsets,
+                         "out_ptr": np.zeros(3, np.float32)}, {},
+                        {"OP": op, "SCALE": scale}, None)
+    same(cpu, gpu)

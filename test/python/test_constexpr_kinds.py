@@ -333,3 +333,37 @@ def test_shape_tuples_index_too(executor):
     y = np.zeros(8, np.int32)
     k_shape_item[(1,)](y, T=(8,), executor=executor)
     np.testing.assert_array_equal(y, np.full(8, 81, np.int32))
+
+
+@sw.jit
+def k_segment_reduce(values_ptr, offsets_ptr, out_ptr, OP: sl.constexpr = "sum",
+                     SCALE: sl.constexpr = None):
+    sid = sl.segment_id(0)
+    x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))
+    if OP == "sum":
+        r = sl.sum(x)
+    else:
+        r = sl.max(x)
+    if SCALE is not None:
+        r = r * SCALE
+    sl.store(out_ptr + sid, r)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("op, scale", [("sum", None), ("max", None), ("sum", 2.0)])
+def test_segment_programs_and_plan_take_them(executor, op, scale):
+    values = np.arange(10, dtype=np.float32)
+    offsets = np.array([0, 3, 3, 10], np.int32)
+    out = np.zeros(3, np.float32)
+    arguments = {"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out}
+    k_segment_reduce.launch(arguments=arguments, constexprs={"OP": op, "SCALE": scale},
+                            executor=executor)
+    parts = [values[0:3], values[3:3], values[3:10]]
+    if op == "sum":
+        expected = [p.sum() for p in parts]
+    else:
+        expected = [p.max() if p.size else -np.inf for p in parts]
+    expected = np.array(expected, np.float32) * (scale or 1)
+    np.testing.assert_array_equal(out, expected)
+    assert "segments" in str(k_segment_reduce.plan(arguments=arguments,
+                                                   constexprs={"OP": op, "SCALE": scale}))
