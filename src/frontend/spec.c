@@ -128,8 +128,10 @@ static int hex_digit(char c)
 static bool parse_string(arena *a, const char *t, size_t n, size_t *pos, const_value *out)
 {
     char q = t[*pos];
-    size_t i = *pos + 1;
-    char *buf = arena_alloc(a, n + 1);
+    size_t i = *pos + 1, end = i;
+    while (end < n && t[end] != q) /* the closing quote bounds the text */
+        end += t[end] == '\\' ? 2 : 1;
+    char *buf = arena_alloc(a, end - i + 1);
     size_t len = 0;
     for (;; i++) {
         if (i >= n)
