@@ -38,6 +38,8 @@ static const char *const dict[] = {
     "sl.atomic_add(", "sl.atomic_max(", "sl.atomic_min(", "sl.atomic_and(", "sl.atomic_or(",
     "sl.atomic_xor(", "sl.atomic_xchg(", "sl.atomic_cas(", ".atomic_add(", "sem=\"relaxed\"",
     "sem=\"acq_rel\"", "scope=\"cta\"", "scope=\"sys\"",
+    "ACT='relu'", "ACT=None", "SHAPE=(16, 32)", "SHAPE=(1,)", " is None", " is not None",
+    " in (", "ACT == \"relu\"", "len(", "SHAPE[0]", "SHAPE[-1]", "'relu'", "\"gelu\"",
     NULL,
 };
 

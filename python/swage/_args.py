@@ -377,14 +377,41 @@ def constexpr_text(name, value):
             return repr(float(value))
     if isinstance(value, sl.dtype):
         return value.python_name
+    if value is None:
+        return "None"
+    if isinstance(value, str):
+        return _constexpr_str(name, value)
+    if isinstance(value, tuple):
+        items = [constexpr_text(name, item) for item in value]
+        return "(%s)" % (items[0] + "," if len(items) == 1 else ",".join(items))
     try:
         index = operator.index(value)
     except TypeError:
         pass
     else:
         return _constexpr_int(name, index)
-    raise TypeError("constexpr %r must be an int, a float or a bool, not %s"
-                    % (name, type(value).__name__))
+    raise TypeError("constexpr %r must be an int, a float, a bool, a str, None, an sl dtype or a "
+                    "tuple of these, not %s" % (name, type(value).__name__))
+
+
+def _constexpr_str(name, value):
+    """A string as the constexprs string spells it: single-quoted, with any
+    byte outside printable ASCII (and the quote, the backslash) escaped."""
+    data = value.encode("utf-8")
+    if b"\0" in data:
+        raise ValueError("constexpr %r holds a NUL character, which a compile-time string "
+                         "may not hold" % (name,))
+    out = ["'"]
+    for byte in data:
+        ch = chr(byte)
+        if ch in "\\'\"":
+            out.append("\\" + ch)
+        elif 32 <= byte < 127:
+            out.append(ch)
+        else:
+            out.append("\\x%02x" % byte)
+    out.append("'")
+    return "".join(out)
 
 
 def _constexpr_int(name, value):

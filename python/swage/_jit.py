@@ -904,12 +904,16 @@ def _warm_kinds(torch, arguments, converted):
 def _warm_constexprs_ok(constexprs):
     """Whether the warm path's constexpr key, (value, type) per name, tells
     these constexprs' specialisations apart: not for unhashable values, nor
-    for float zeros (0.0 == -0.0 but they specialise differently), nor NaN."""
+    for float zeros (0.0 == -0.0 but they specialise differently), nor NaN,
+    nor tuples (their items compare by value: (1,) == (1.0,) == (True,)).
+    Strings and None are told apart by (value, type)."""
     if constexprs is None:
         return True
     if type(constexprs) is not dict:
         return False
     for value in constexprs.values():
+        if isinstance(value, tuple):
+            return False
         try:
             hash(value)
             if type(value) not in (int, bool) and (value == 0 or value != value):

@@ -27,7 +27,8 @@ typedef enum ast_expr_kind {
     AST_BOOLOP,    /* lhs and/or rhs (left-assoc chain) */
     AST_IFEXP,     /* then if cond else otherwise */
     AST_TUPLE,     /* (a, b) or [a, b]: items */
-    AST_SUBSCRIPT, /* lhs[args...]: each item None, a bare ':' or '...' */
+    AST_SUBSCRIPT, /* lhs[args...]: each item None, a bare ':' or '...'; or lhs[index], one
+                      expression (a tuple's item; irgen rejects it on a tile) */
     AST_SLICE,     /* a bare ':' (only as a subscript item) */
     AST_ELLIPSIS,  /* '...' (only as a subscript item) */
 } ast_expr_kind;
@@ -67,6 +68,7 @@ struct ast_expr {
     int nargs;
     ast_keyword *kwargs; /* CALL keyword arguments */
     int nkwargs;
+    src_loc open;        /* SUBSCRIPT: the '[' */
 };
 
 typedef enum ast_stmt_kind {

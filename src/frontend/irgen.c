@@ -174,6 +174,8 @@ bool ig_same_gval(gval a, gval b)
     }
     if (a.kind == GV_IR)
         return a.v == b.v;
+    if (a.kind == GV_STR)
+        return !strcmp(a.str, b.str);
     if (a.kind == GV_CONST)
         return a.c.kind == b.c.kind && a.c.i == b.c.i &&
                (a.c.kind != CONST_FLOAT || a.c.f == b.c.f || (a.c.f != a.c.f && b.c.f != b.c.f));
@@ -220,7 +222,7 @@ static void lower_assign(irgen *g, const ast_stmt *s)
                                             "(X: sl.constexpr = 4)");
             return;
         }
-        if (v.kind != GV_CONST) {
+        if (!ig_is_known(v)) {
             ig_error(g, s->value->loc, "'%s' is annotated sl.constexpr, but its value is not a "
                                        "compile-time constant", s->targets[0]->name);
             return;
@@ -546,6 +548,8 @@ gval ig_condition(irgen *g, const ast_expr *e, const char *what)
     }
     if (c.kind == GV_NONE)
         return gv_bool(false);
+    if (c.kind == GV_STR)
+        return gv_bool(c.str[0] != 0);
     if (c.kind == GV_TUPLE)
         return ig_error(g, e->loc, "a tuple cannot be the condition of '%s'", what);
     ir_value cv = ig_to_ir(g, e->loc, c, ir_type_void());
@@ -887,24 +891,30 @@ static bool bind_params(irgen *g, const ast_func *fn, kernel_spec *spec, ir_bloc
                                                 "in constexprs, not a type in the signature", p->name);
                 return false;
             }
+            gval cv;
             if (ce) {
                 ce->used = true;
                 ip->value = ce->value;
+                cv = ig_from_const(g, ce->value, p->name);
             } else if (p->default_value) {
                 gval d = ig_expr(g, p->default_value);
-                if (d.kind != GV_CONST) {
-                    if (d.kind != GV_ERROR)
+                if (!ig_is_known(d)) {
+                    if (d.kind != GV_ERROR && !ig_failed(g))
                         ig_error(g, p->default_value->loc, "the default of an sl.constexpr must be a "
-                                                           "constant");
+                                                           "constant (a number, bool, string, None, "
+                                                           "dtype or tuple of these)");
                     return false;
                 }
-                ip->value = d.c;
+                if (d.kind == GV_STR || d.kind == GV_NONE)
+                    d.note = p->name;
+                ip->value = d.kind == GV_CONST ? d.c : (const_value){.kind = CONST_NONE};
+                cv = d;
             } else {
                 diag_error(g->d, DIAG_ARGUMENT, "missing value for the sl.constexpr parameter '%s'",
                            p->name);
                 return false;
             }
-            env_set(g, &g->scope, p->name, (gval){.kind = GV_CONST, .c = ip->value});
+            env_set(g, &g->scope, p->name, cv);
             continue;
         }
         if (ce) {

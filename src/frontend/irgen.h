@@ -18,7 +18,8 @@ typedef struct irgen_param {
     const char *name;
     bool is_constexpr;
     ir_type type;        /* runtime parameters */
-    const_value value;   /* constexprs (given or default) */
+    const_value value;   /* constexprs (given, or a number's default; a string, None or
+                            tuple default is CONST_NONE here) */
 } irgen_param;
 
 typedef struct irgen_result {

@@ -180,7 +180,7 @@ gval ig_call_function_values(irgen *g, src_loc loc, const char *name, const char
         vals[i] = args[i];
         given[i] = true;
         const ast_param *p = &fn->params[i];
-        if (p->annotation && ig_is_constexpr_annotation(p->annotation) && args[i].kind != GV_CONST)
+        if (p->annotation && ig_is_constexpr_annotation(p->annotation) && !ig_is_known(args[i]))
             return ig_error(g, loc, "the parameter '%s' of '%s' is an sl.constexpr, but %s passes it "
                                     "a runtime value", p->name, name, who);
     }
@@ -214,7 +214,7 @@ gval ig_call_function(irgen *g, const ast_expr *call, const char *name)
     for (int i = 0; i < fn->nparams; i++) {
         const ast_param *p = &fn->params[i];
         if (given[i] && p->annotation && ig_is_constexpr_annotation(p->annotation) &&
-            vals[i].kind != GV_CONST)
+            !ig_is_known(vals[i]))
             return ig_error(g, where[i]->loc, "the parameter '%s' of '%s' is an sl.constexpr: its "
                                               "argument must be a compile-time constant", p->name,
                             name);
@@ -239,7 +239,7 @@ static gval inline_body(irgen *g, src_loc loc, const char *name, const ig_callee
         gval v = vals[i];
         if (!given[i]) {
             v = ig_expr(g, p->default_value);
-            if (v.kind != GV_CONST && v.kind != GV_NONE && !ig_failed(g))
+            if (!ig_is_known(v) && !ig_failed(g))
                 ig_error(g, p->default_value->loc, "the default of a @sw.jit function's parameter "
                                                    "must be a constant");
         }
@@ -306,6 +306,10 @@ static void print_gval(irgen *g, gval v, char *out, size_t size)
     }
     if (v.kind == GV_NONE) {
         snprintf(out + n, size - n, "None");
+        return;
+    }
+    if (v.kind == GV_STR) {
+        snprintf(out + n, size - n, "%s", v.str);
         return;
     }
     if (v.kind == GV_IR) {

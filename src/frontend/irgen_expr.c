@@ -200,6 +200,48 @@ ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t)
     return op->results[0];
 }
 
+gval ig_from_const(irgen *g, const_value c, const char *name)
+{
+    switch (c.kind) {
+    case CONST_STR: return (gval){.kind = GV_STR, .str = c.s, .note = name};
+    case CONST_NONE: return (gval){.kind = GV_NONE, .note = name};
+    case CONST_TUPLE: {
+        gval *items = arena_alloc(g->ar, sizeof(gval) * (size_t)(c.nitems + 1));
+        for (int i = 0; i < c.nitems; i++)
+            items[i] = ig_from_const(g, c.items[i], name);
+        return (gval){.kind = GV_TUPLE, .items = items, .nitems = c.nitems};
+    }
+    default: return (gval){.kind = GV_CONST, .c = c};
+    }
+}
+
+bool ig_is_known(gval v)
+{
+    if (v.kind == GV_TUPLE) {
+        for (int i = 0; i < v.nitems; i++)
+            if (!ig_is_known(v.items[i]))
+                return false;
+        return true;
+    }
+    return v.kind == GV_CONST || v.kind == GV_STR || v.kind == GV_NONE;
+}
+
+const char *ig_known_text(irgen *g, gval v)
+{
+    switch (v.kind) {
+    case GV_STR: {
+        size_t n = strlen(v.str);
+        const char *shown = n <= 40 ? arena_printf(g->ar, "'%s'", v.str)
+                                    : arena_printf(g->ar, "'%.32s...' (%zu characters)", v.str, n);
+        return v.note ? arena_printf(g->ar, "the string %s (the sl.constexpr '%s')", shown, v.note)
+                      : arena_printf(g->ar, "the string %s", shown);
+    }
+    case GV_NONE: return v.note ? arena_printf(g->ar, "None (the sl.constexpr '%s')", v.note) : "None";
+    case GV_TUPLE: return "a tuple";
+    default: return "this value";
+    }
+}
+
 ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
 {
     switch (v.kind) {
@@ -224,7 +266,18 @@ ir_value ig_to_ir(irgen *g, src_loc loc, gval v, ir_type like)
         }
         return ig_materialize(g, loc, v.c, t);
     }
-    case GV_NONE: ig_error(g, loc, "None cannot be used as a value here"); return IR_NO_VALUE;
+    case GV_NONE:
+        if (v.note)
+            ig_error(g, loc, "None (the sl.constexpr '%s') cannot be used as a value here; test "
+                             "it with 'is None' / 'is not None'", v.note);
+        else
+            ig_error(g, loc, "None cannot be used as a value here");
+        return IR_NO_VALUE;
+    case GV_STR:
+        ig_error(g, loc, "%s cannot be used as a value here: strings are compile-time values, "
+                         "only compared (==, !=, in) or passed to @sw.jit functions",
+                 ig_known_text(g, v));
+        return IR_NO_VALUE;
     case GV_MODULE: ig_error(g, loc, "the language module cannot be used as a value"); return IR_NO_VALUE;
     case GV_UNDEF: ig_error(g, loc, "%s", v.note); return IR_NO_VALUE;
     case GV_TUPLE:
@@ -640,21 +693,92 @@ static gval ptr_arith(irgen *g, const ast_expr *e, gval p, gval off, bool negate
 
 static bool is_ptr(irgen *g, gval v) { return v.kind == GV_IR && ir_type_is_ptrlike(ig_type(g, v)); }
 
+/* Operators on strings and None (compile-time values, as in Triton):
+ * `is` / `is not` against None, == and != (and <, <=, >, >= between two
+ * strings), `in` a tuple of compile-time values, + joining two strings.
+ * Returns GV_ERROR (kind 0) with *handled false when the operands are
+ * neither. */
+static gval string_none_binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b, bool *handled)
+{
+    *handled = true;
+    if (op == OP_IS || op == OP_IS_NOT) {
+        if (a.kind == GV_NONE || b.kind == GV_NONE)
+            return gv_bool((a.kind == GV_NONE && b.kind == GV_NONE) == (op == OP_IS));
+        return ig_error(g, e->loc, "'%s' is only supported against None (x is None, x is not None); "
+                                   "use '%s' to compare values", op_text(op), op == OP_IS ? "==" : "!=");
+    }
+    if (op == OP_IN || op == OP_NOT_IN) {
+        bool found = false;
+        if (b.kind == GV_TUPLE && ig_is_known(b) && ig_is_known(a)) {
+            for (int i = 0; i < b.nitems && !found; i++) {
+                gval x = a, y = b.items[i];
+                if (x.kind == GV_CONST && y.kind == GV_CONST && x.c.kind != CONST_DTYPE &&
+                    y.c.kind != CONST_DTYPE) {
+                    gval r = fold_const_binop(g, e, OP_EQ, x.c, y.c);
+                    if (r.kind != GV_CONST)
+                        return (gval){0};
+                    found = r.c.i != 0;
+                } else {
+                    found = ig_same_gval(x, y);
+                }
+            }
+        } else if (a.kind == GV_STR && b.kind == GV_STR) {
+            found = strstr(b.str, a.str) != NULL;
+        } else {
+            return ig_error(g, e->loc, "'%s' needs compile-time values: a value and a tuple of "
+                                       "values known while compiling (ACT in ('relu', 'gelu'))",
+                            op_text(op));
+        }
+        return gv_bool(found == (op == OP_IN));
+    }
+    bool str = a.kind == GV_STR || b.kind == GV_STR;
+    bool none = a.kind == GV_NONE || b.kind == GV_NONE;
+    if (!str && !none) {
+        *handled = false;
+        return (gval){0};
+    }
+    gval odd = a.kind == GV_STR || a.kind == GV_NONE ? a : b;
+    if (op == OP_EQ || op == OP_NE) {
+        gval other = a.kind == GV_STR || a.kind == GV_NONE ? b : a;
+        if (!ig_is_known(other))
+            return ig_error(g, e->loc, "%s can only be compared with values known while compiling, "
+                                       "not with a runtime value%s", ig_known_text(g, odd),
+                            none ? "; use 'is None' / 'is not None'" : "");
+        return gv_bool(ig_same_gval(a, b) == (op == OP_EQ));
+    }
+    if (a.kind == GV_STR && b.kind == GV_STR) {
+        int c = strcmp(a.str, b.str);
+        switch (op) {
+        case OP_LT: return gv_bool(c < 0);
+        case OP_LE: return gv_bool(c <= 0);
+        case OP_GT: return gv_bool(c > 0);
+        case OP_GE: return gv_bool(c >= 0);
+        case OP_ADD:
+            return (gval){.kind = GV_STR, .str = arena_printf(g->ar, "%s%s", a.str, b.str)};
+        default: break;
+        }
+    }
+    return ig_error(g, e->loc, "'%s' cannot be applied to %s%s", op_text(op), ig_known_text(g, odd),
+                    str ? ": strings are compile-time values, only compared (==, !=, in) or "
+                          "passed to @sw.jit functions"
+                        : "; test it with 'is None' / 'is not None'");
+}
+
 static gval binop(irgen *g, const ast_expr *e, ast_op op, gval a, gval b)
 {
     if (a.kind == GV_ERROR || b.kind == GV_ERROR)
         return (gval){0};
     if (a.kind == GV_UNDEF || b.kind == GV_UNDEF)
         return ig_error(g, e->loc, "%s", (a.kind == GV_UNDEF ? a : b).note);
+    bool handled;
+    gval sn = string_none_binop(g, e, op, a, b, &handled);
+    if (handled)
+        return sn;
     if (a.kind == GV_CONST && b.kind == GV_CONST)
         return fold_const_binop(g, e, op, a.c, b.c);
     if (a.kind == GV_TUPLE || b.kind == GV_TUPLE) {
         /* x.shape == (BLOCK,): tuples of compile-time values compare. */
-        bool known = a.kind == GV_TUPLE && b.kind == GV_TUPLE;
-        for (int i = 0; known && i < a.nitems; i++)
-            known = a.items[i].kind == GV_CONST;
-        for (int i = 0; known && i < b.nitems; i++)
-            known = b.items[i].kind == GV_CONST;
+        bool known = a.kind == GV_TUPLE && b.kind == GV_TUPLE && ig_is_known(a) && ig_is_known(b);
         if (known && (op == OP_EQ || op == OP_NE))
             return gv_bool(ig_same_gval(a, b) == (op == OP_EQ));
         return ig_error(g, e->loc, "'%s' cannot be applied to a tuple%s", op_text(op),
@@ -737,6 +861,10 @@ static gval unary(irgen *g, const ast_expr *e, gval a)
         return a;
     if (a.kind == GV_UNDEF)
         return ig_error(g, e->loc, "%s", a.note);
+    if (e->op == OP_NOT && (a.kind == GV_STR || a.kind == GV_NONE))
+        return gv_bool(a.kind == GV_NONE || !a.str[0]);
+    if (a.kind == GV_STR)
+        return ig_error(g, e->loc, "'%s' cannot be applied to %s", op_text(e->op), ig_known_text(g, a));
     if (a.kind == GV_CONST) {
         const_value c = a.c;
         switch (e->op) {
@@ -800,6 +928,12 @@ static gval boolop(irgen *g, const ast_expr *e, gval a, gval b)
         return (gval){0};
     if (a.kind == GV_CONST && b.kind == GV_CONST) {
         bool ta = const_truth(a.c);
+        return e->op == OP_AND ? (ta ? b : a) : (ta ? a : b);
+    }
+    if (a.kind == GV_STR || a.kind == GV_NONE ||
+        (a.kind == GV_CONST && (b.kind == GV_STR || b.kind == GV_NONE))) {
+        /* Python's: a compile-time left side decides which side it is */
+        bool ta = a.kind == GV_CONST ? const_truth(a.c) : a.kind == GV_STR && a.str[0];
         return e->op == OP_AND ? (ta ? b : a) : (ta ? a : b);
     }
     gval sides[2] = {a, b};
@@ -1040,6 +1174,23 @@ static gval python_minmax(irgen *g, const ast_expr *e, bool max)
     return acc;
 }
 
+/* len(x): the length of a tuple (an sl.constexpr tuple, x.shape) or of a
+ * compile-time string, as an int constant. */
+static gval len_call(irgen *g, const ast_expr *e)
+{
+    if (e->nargs != 1 || e->nkwargs)
+        return ig_error(g, e->loc, "len() takes exactly one argument");
+    gval v = ig_expr(g, e->args[0]);
+    if (v.kind == GV_ERROR)
+        return v;
+    if (v.kind == GV_TUPLE)
+        return gv_int(v.nitems);
+    if (v.kind == GV_STR)
+        return gv_int((int64_t)strlen(v.str));
+    return ig_error(g, e->args[0]->loc, "len() needs a tuple (an sl.constexpr tuple, x.shape) or a "
+                                        "string known while compiling");
+}
+
 static gval call(irgen *g, const ast_expr *e)
 {
     const ast_expr *f = e->callee;
@@ -1070,6 +1221,8 @@ static gval call(irgen *g, const ast_expr *e)
             return float_call(g, e);
         if ((!strcmp(f->name, "min") || !strcmp(f->name, "max")) && !env_lookup(&g->scope, f->name))
             return python_minmax(g, e, !strcmp(f->name, "max"));
+        if (!strcmp(f->name, "len") && !env_lookup(&g->scope, "len"))
+            return len_call(g, e);
         if (ig_is_builtin_name(f->name))
             return ig_error(g, e->loc, "'%s' is not defined; did you mean 'sl.%s'?", f->name, f->name);
         if (env_lookup(&g->scope, f->name))
@@ -1142,8 +1295,7 @@ gval ig_expr(irgen *g, const ast_expr *e)
     case AST_FLOAT: return gv_float(e->fval);
     case AST_BOOL: return gv_bool(e->ival != 0);
     case AST_NONE: return (gval){.kind = GV_NONE};
-    case AST_STRING:
-        return ig_error(g, e->loc, "strings are not supported in Swage kernels (only as the docstring)");
+    case AST_STRING: return (gval){.kind = GV_STR, .str = e->name};
     case AST_NAME: {
         gval *v = env_lookup(&g->scope, e->name);
         if (!v) {

@@ -15,6 +15,8 @@ typedef enum gval_kind {
     GV_MODULE,    /* the language module (sl) */
     GV_UNDEF,     /* a name that exists but may not be read (why/where in note) */
     GV_TUPLE,     /* a tuple of values (items): what a function returns, x.shape */
+    GV_STR,       /* a compile-time string (str): a literal or an sl.constexpr, whose
+                     name is in note (NULL for a literal) */
 } gval_kind;
 
 typedef struct gval gval;
@@ -22,7 +24,8 @@ struct gval {
     gval_kind kind;
     const_value c;
     ir_value v;
-    const char *note;  /* GV_UNDEF: the sentence explaining why */
+    const char *note;  /* GV_UNDEF: the sentence explaining why; GV_STR: the constexpr */
+    const char *str;   /* GV_STR */
     const gval *items; /* GV_TUPLE */
     int nitems;
 };
@@ -238,6 +241,15 @@ gval ig_expr(irgen *g, const ast_expr *e);
 /* Makes an IR value of `t` (scalar or tile) from a constant; reports when it
  * does not fit an integer type. */
 ir_value ig_materialize(irgen *g, src_loc loc, const_value c, ir_type t);
+/* A constexpr's value from the constexprs string (strings, None and tuples
+ * included) as a gval; `name` names it in messages. */
+gval ig_from_const(irgen *g, const_value c, const char *name);
+/* Whether v is known while compiling: a number, bool, dtype, string, None,
+ * or a tuple of such values (what an sl.constexpr may hold). */
+bool ig_is_known(gval v);
+/* "the string 'relu' (the sl.constexpr 'ACT')", "None", "a tuple": what a
+ * compile-time value is, for messages. */
+const char *ig_known_text(irgen *g, gval v);
 /* Default type of a constant: int -> i32 (i64 if it does not fit), float ->
  * f32, bool -> i1. */
 ir_type ig_const_type(const_value c);

@@ -211,9 +211,42 @@ static bool want_shapeable(irgen *g, src_loc loc, gval x, const char *who, bool 
     return false;
 }
 
+/* t[i] of a tuple (an sl.constexpr tuple, x.shape): i a compile-time
+ * integer, negative ones counting from the end. */
+static gval tuple_item(irgen *g, const ast_expr *e, gval x)
+{
+    if (e->nargs != 1 || e->args[0]->kind == AST_SLICE || e->args[0]->kind == AST_ELLIPSIS ||
+        e->args[0]->kind == AST_NONE)
+        return ig_error(g, e->loc, "a tuple is indexed by one compile-time integer (t[0], t[-1])");
+    gval i = ig_expr(g, e->args[0]);
+    int64_t index;
+    if (i.kind == GV_ERROR || !ig_const_int(g, e->args[0], i, "a tuple index", &index))
+        return (gval){0};
+    int64_t at = index < 0 ? index + x.nitems : index;
+    if (at < 0 || at >= x.nitems)
+        return ig_error(g, e->args[0]->loc, "tuple index %lld out of range: the tuple has %d item%s",
+                        (long long)index, x.nitems, x.nitems == 1 ? "" : "s");
+    return x.items[at];
+}
+
 gval ig_subscript(irgen *g, const ast_expr *e)
 {
     gval x = ig_expr(g, e->lhs);
+    if (x.kind == GV_ERROR)
+        return x;
+    if (x.kind == GV_TUPLE)
+        return tuple_item(g, e, x);
+    if (x.kind == GV_STR)
+        return ig_error(g, e->loc, "%s cannot be indexed: strings are compile-time values, only "
+                                   "compared (==, !=, in) or passed to @sw.jit functions",
+                        ig_known_text(g, x));
+    for (int i = 0; i < e->nargs; i++)
+        if (e->args[i]->kind != AST_NONE && e->args[i]->kind != AST_SLICE &&
+            e->args[i]->kind != AST_ELLIPSIS)
+            return ig_error(g, e->open, "subscripts (x[i]) are not supported in Swage kernels; use "
+                                        "pointer arithmetic with sl.load (only None, ':' and '...' "
+                                        "may index a tile: x[:, None], x[None, :]; a tuple takes "
+                                        "t[i])");
     ir_value v;
     if (!want_shapeable(g, e->lhs->loc, x, "a subscript", false, &v))
         return (gval){0};

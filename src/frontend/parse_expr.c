@@ -296,7 +296,23 @@ static ast_expr *parse_subscript(parser *p, ast_expr *base)
     if (!sub)
         return NULL;
     sub->lhs = base;
+    sub->open = open.loc;
     int cap = 0;
+    if (p->tok.kind != TOK_KW_NONE && p->tok.kind != TOK_COLON && p->tok.kind != TOK_ELLIPSIS &&
+        p->tok.kind != TOK_RBRACKET) {
+        /* t[i]: one index (a tuple's item; irgen rejects it on a tile) */
+        ast_expr *index = parse_py_expression(p);
+        if (!index)
+            return NULL;
+        if (p->tok.kind == TOK_RBRACKET) {
+            PARSE_PUSH(p, sub->args, sub->nargs, cap, index);
+            if (parse_py_failed(p))
+                return NULL;
+            parse_py_advance(p);
+            return seal(p, sub);
+        }
+        goto unsupported;
+    }
     for (;;) {
         ast_expr_kind kind;
         if (p->tok.kind == TOK_KW_NONE)
@@ -328,6 +344,7 @@ static ast_expr *parse_subscript(parser *p, ast_expr *base)
             return seal(p, sub);
         }
     }
+unsupported:
     parse_py_error_at(p, open.loc, "subscripts (x[i]) are not supported in Swage kernels; use pointer "
                                    "arithmetic with sl.load (only None, ':' and '...' may index a "
                                    "tile: x[:, None], x[None, :])");

@@ -226,6 +226,10 @@ static bool check_target(parser *p, const ast_expr *t, bool augmented)
         why = "augmented assignment to a tuple is not possible";
         break;
     case AST_CALL: why = "cannot assign to a function call"; break;
+    case AST_SUBSCRIPT:
+        parse_py_error_at(p, t->open, "subscripts (x[i]) are not supported in Swage kernels; use "
+                                      "pointer arithmetic with sl.store");
+        return false;
     case AST_INT: case AST_FLOAT: case AST_BOOL: case AST_NONE: case AST_STRING:
         why = "cannot assign to a literal";
         break;

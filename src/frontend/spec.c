@@ -112,6 +112,167 @@ bool spec_parse_value(const char *text, size_t len, const_value *out)
     return false;
 }
 
+/* ---- strings, None and tuples (spec_parse_value_ex) ---- */
+
+#define SPEC_MAX_DEPTH 16
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)(c | 32);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* A quoted string at t[*pos] ('...' or "..."); decodes its escapes. */
+static bool parse_string(arena *a, const char *t, size_t n, size_t *pos, const_value *out)
+{
+    char q = t[*pos];
+    size_t i = *pos + 1, end = i;
+    while (end < n && t[end] != q) /* the closing quote bounds the text */
+        end += t[end] == '\\' ? 2 : 1;
+    char *buf = arena_alloc(a, end - i + 1);
+    size_t len = 0;
+    for (;; i++) {
+        if (i >= n)
+            return false; /* unterminated */
+        char c = t[i];
+        if (c == q)
+            break;
+        if (c == '\\') {
+            if (++i >= n)
+                return false;
+            switch (t[i]) {
+            case '\\': c = '\\'; break;
+            case '\'': c = '\''; break;
+            case '"': c = '"'; break;
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'x': {
+                int hi = i + 1 < n ? hex_digit(t[i + 1]) : -1;
+                int lo = i + 2 < n ? hex_digit(t[i + 2]) : -1;
+                if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+                    return false; /* a NUL would end the text */
+                c = (char)(hi * 16 + lo);
+                i += 2;
+                break;
+            }
+            default: return false;
+            }
+        } else if (c == 0) {
+            return false;
+        }
+        buf[len++] = c;
+    }
+    buf[len] = 0;
+    memset(out, 0, sizeof *out);
+    out->kind = CONST_STR;
+    out->s = buf;
+    *pos = i + 1;
+    return true;
+}
+
+static void skip_space(const char *t, size_t n, size_t *pos)
+{
+    while (*pos < n && isspace((unsigned char)t[*pos]))
+        (*pos)++;
+}
+
+static bool parse_item(arena *a, const char *t, size_t n, size_t *pos, const_value *out, int depth)
+{
+    skip_space(t, n, pos);
+    if (*pos >= n)
+        return false;
+    char c = t[*pos];
+    if (c == '\'' || c == '"')
+        return parse_string(a, t, n, pos, out);
+    if (c == '(') {
+        if (depth >= SPEC_MAX_DEPTH)
+            return false;
+        (*pos)++;
+        const_value *items = NULL;
+        int nitems = 0, cap = 0;
+        bool comma = false;
+        for (;;) {
+            skip_space(t, n, pos);
+            if (*pos < n && t[*pos] == ')')
+                break;
+            const_value item;
+            if (!parse_item(a, t, n, pos, &item, depth + 1))
+                return false;
+            VEC_PUSH(a, items, nitems, cap, item);
+            skip_space(t, n, pos);
+            if (*pos < n && t[*pos] == ',') {
+                comma = true;
+                (*pos)++;
+            } else if (*pos >= n || t[*pos] != ')') {
+                return false;
+            }
+        }
+        (*pos)++;
+        if (nitems == 1 && !comma) { /* (5) is 5, as in Python */
+            *out = items[0];
+            return true;
+        }
+        memset(out, 0, sizeof *out);
+        out->kind = CONST_TUPLE;
+        out->items = items;
+        out->nitems = nitems;
+        return true;
+    }
+    size_t start = *pos;
+    while (*pos < n && t[*pos] != ',' && t[*pos] != ')' && t[*pos] != '(' && t[*pos] != '\'' &&
+           t[*pos] != '"')
+        (*pos)++;
+    const char *tok = t + start;
+    size_t len = *pos - start;
+    trim(&tok, &len);
+    if (len == 4 && !memcmp(tok, "None", 4)) {
+        memset(out, 0, sizeof *out);
+        out->kind = CONST_NONE;
+        return true;
+    }
+    return spec_parse_value(tok, len, out);
+}
+
+bool spec_parse_value_ex(arena *a, const char *text, size_t len, const_value *out)
+{
+    trim(&text, &len);
+    size_t pos = 0;
+    if (!parse_item(a, text, len, &pos, out, 0))
+        return false;
+    skip_space(text, len, &pos);
+    return pos == len;
+}
+
+/* The end of the entry that starts at p: the next comma outside quotes and
+ * parentheses, or the end of the text. */
+static size_t entry_length(const char *p)
+{
+    int depth = 0;
+    char quote = 0;
+    size_t i = 0;
+    for (; p[i]; i++) {
+        char c = p[i];
+        if (quote) {
+            if (c == '\\' && p[i + 1])
+                i++;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')') {
+            depth -= depth > 0;
+        } else if (c == ',' && depth == 0) {
+            break;
+        }
+    }
+    return i;
+}
+
 static bool is_ident(const char *s, size_t n)
 {
     if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
@@ -141,12 +302,11 @@ static bool parse_list(arena *a, const char *text, const char *what, kernel_spec
         return true;
     const char *p = text;
     while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        size_t n = entry_length(p);
         const char *item = p;
         size_t len = n;
         trim(&item, &len);
-        p = comma ? comma + 1 : p + n;
+        p = p[n] ? p + n + 1 : p + n;
         if (!len)
             continue;
         const char *eq = memchr(item, '=', len);
@@ -165,7 +325,7 @@ static bool parse_list(arena *a, const char *text, const char *what, kernel_spec
             return false;
         }
         spec_entry e = {.name = arena_strndup(a, name, nlen)};
-        if (types ? !spec_parse_type(val, vlen, &e.type) : !spec_parse_value(val, vlen, &e.value)) {
+        if (types ? !spec_parse_type(val, vlen, &e.type) : !spec_parse_value_ex(a, val, vlen, &e.value)) {
             trim(&val, &vlen);
             if (!types && int_syntax(val, vlen))
                 diag_error(d, DIAG_ARGUMENT,
@@ -176,7 +336,7 @@ static bool parse_list(arena *a, const char *text, const char *what, kernel_spec
                            types ? "signature gives '%s' the unknown type '%s' (expected e.g. *f32, "
                                    "i32, f16, *bf16, i64, i1)"
                                  : "constexpr '%s' has the value '%s', which is not an int, float, "
-                                   "bool or dtype",
+                                   "bool, dtype, quoted string ('relu'), None or tuple ((16, 32))",
                            e.name, short_text(val, vlen, shown));
             return false;
         }

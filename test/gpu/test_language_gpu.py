@@ -17,6 +17,7 @@ torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 
 import test_control_flow as cf  # noqa: E402  (test/python)
 import test_jit_calls as calls  # noqa: E402
+import test_constexpr_kinds as kinds  # noqa: E402
 import test_scans as scans  # noqa: E402
 import test_simt_differential as simt  # noqa: E402
 
@@ -180,4 +181,38 @@ def test_gpu_local_constexpr_dtype_and_shape(rng):
     y = rng.integers(-50, 50, n).astype(np.int32)
     cpu, gpu = run_both(cf.k_dtype_shape, {"x_ptr": x, "y_ptr": y, "out_ptr": np.zeros(n, np.float32)},
                         {"n": n}, {"BLOCK": cf.BLOCK}, (2,))
+    same(cpu, gpu)
+
+
+@pytest.mark.parametrize("act", ["relu", "double", "twice", "none", "other"])
+@pytest.mark.parametrize("bias", [None, 0.5])
+def test_gpu_string_and_none_constexprs(act, bias):
+    # test_constexpr_kinds.test_string_and_none_constexprs_pick_branches
+    x = np.linspace(-3, 3, kinds.N).astype(np.float32)
+    cpu, gpu = run_both(kinds.k_act, {"x_ptr": x, "y_ptr": np.zeros_like(x)}, {"n": kinds.N},
+                        {"ACT": act, "BIAS": bias}, kinds.grid())
+    same(cpu, gpu)
+    np.testing.assert_array_equal(cpu["y_ptr"], kinds.act_reference(x, act, bias))
+
+
+@pytest.mark.parametrize("shape", [(16, 32), (8, 4)])
+@pytest.mark.parametrize("scale", [(2.0, None, "add", True), (3.0, None, "sub", True)])
+def test_gpu_tuple_constexprs(shape, scale):
+    # test_constexpr_kinds.test_tuple_constexprs
+    x = np.arange(shape[0] * shape[1], dtype=np.float32)
+    cpu, gpu = run_both(kinds.k_tuple, {"x_ptr": x, "y_ptr": np.zeros_like(x)}, {},
+                        {"SHAPE": shape, "SCALE": scale}, (1,))
+    same(cpu, gpu)
+    np.testing.assert_array_equal(cpu["y_ptr"], x * 2 + 1 if scale[2] == "add" else x)
+
+
+@pytest.mark.parametrize("op, scale", [("sum", None), ("max", None), ("sum", 2.0)])
+def test_gpu_string_constexprs_in_a_segment_program(op, scale):
+    # test_constexpr_kinds.test_segment_programs_and_plan_take_them
+    values = np.arange(10, dtype=np.float32)
+    offsets = np.array([0, 3, 3, 10], np.int32)
+    cpu, gpu = run_both(kinds.k_segment_reduce,
+                        {"values_ptr": values, "offsets_ptr": offsets,
+                         "out_ptr": np.zeros(3, np.float32)}, {},
+                        {"OP": op, "SCALE": scale}, None)
     same(cpu, gpu)

@@ -180,6 +180,8 @@ def test_constexpr_rules():
     with pytest.raises(TypeError, match="'WIDTH'"):
         add_kernel.launch(arguments=args, constexprs={"BLOCK": 64, "WIDTH": 3}, grid=(2,))
     with pytest.raises(TypeError, match="'BLOCK'"):
+        add_kernel.launch(arguments=args, constexprs={"BLOCK": [64]}, grid=(2,))
+    with pytest.raises(sw.CompileError, match="the string '64' \\(the sl.constexpr 'BLOCK'\\)"):
         add_kernel.launch(arguments=args, constexprs={"BLOCK": "64"}, grid=(2,))
     # constexprs with defaults may be omitted
     x = np.arange(50, dtype=np.float32)

@@ -117,7 +117,7 @@ def k_comprehension(x_ptr, out_ptr, n):
 @sw.jit
 def k_string(x_ptr, out_ptr, n):
     """A docstring is fine."""
-    label = "text"  # error at col 13: string
+    label = "text" - 1  # error at col 13: the string 'text', compile-time values
 
 
 @sw.jit

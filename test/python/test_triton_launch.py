@@ -312,6 +312,9 @@ def test_argument_errors_are_launchs_own():
     with pytest.raises(TypeError, match="'x_ptr' has unsupported type str"):
         add_kernel[(1,)]("abc", y, out, 10, BLOCK=16)
     with pytest.raises(TypeError, match="constexpr 'BLOCK' must be an int"):
+        add_kernel[(1,)](x, y, out, 10, BLOCK=[16])
+    # a string is a constexpr (as in Triton), but not a number: an error at its use
+    with pytest.raises(sw.CompileError, match="the string '16' \\(the sl.constexpr 'BLOCK'\\)"):
         add_kernel[(1,)](x, y, out, 10, BLOCK="16")
     with pytest.raises(ValueError, match="executor must be 'semantic' or 'simt'"):
         add_kernel[(1,)](x, y, out, 10, BLOCK=16, executor="gpu")

@@ -95,6 +95,30 @@ static void test_compile_errors(void)
                                 0, "out_ptr=*i32", "N=18446744073709551616",
                                 SWAGE_ERROR_INVALID_ARGUMENT, "does not fit int64");
 
+    /* Strings, None and tuples in the constexprs string: malformed ones are
+     * argument errors naming the constexpr; misuse in the kernel a compile
+     * error naming it. */
+    const char *takes_s = "def k(out_ptr, S: sl.constexpr):\n    sl.store(out_ptr, len(S))\n";
+    const char *bad_values[] = {"S='relu", "S=(1, 2", "S='a\\q'", "S=(1 2)", "S='\\x00'",
+                                "S=((((((((((((((((((1))))))))))))))))))", "S=(1,)x"};
+    for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++)
+        expect_failure_without_leak(bad_values[i], takes_s, 0, "out_ptr=*i32", bad_values[i],
+                                    SWAGE_ERROR_INVALID_ARGUMENT, "constexpr 'S'");
+    expect_failure_without_leak("a string as a number",
+                                "def k(out_ptr, S: sl.constexpr):\n    sl.store(out_ptr, S * 2)\n",
+                                0, "out_ptr=*i32", "S='ab'", SWAGE_ERROR_COMPILE,
+                                "(the sl.constexpr 'S')");
+    const char *good_values[] = {"S='relu'", "S=\"a,b=c\"", "S=(16, 32)", "S=(1,)", "S=()",
+                                 "S=('x', None, 1.5, True, (2, 'y,z'))", "S='it\\'s \\xc3\\xa9'"};
+    for (size_t i = 0; i < sizeof good_values / sizeof good_values[0]; i++) {
+        swage_kernel *gk;
+        swage_error *ge;
+        swage_status st = compile(takes_s, 0, "out_ptr=*i32", good_values[i], &gk, &ge);
+        CHECK(st == SWAGE_OK, "%s: %s", good_values[i], ge ? swageErrorRendered(ge) : "");
+        swageErrorDestroy(ge);
+        swageKernelRelease(gk);
+    }
+
     /* The NUL's position, in the user's file. */
     swage_kernel *k;
     swage_error *e;

@@ -446,7 +446,7 @@ static const error_case error_cases[] = {
     {"async kernel", "async def f(x):\n    pass\n", 1, 1, 1, "'async' is not supported"},
     {"await", D "    y = await x\n", 1, 2, 9, "'await' is not supported"},
     {"lambda", D "    y = sl.reduce(x, lambda a, b: a + b)\n", 1, 2, 22, "'lambda' is not supported in Swage kernels"},
-    {"subscript", D "    y = x[0]\n", 1, 2, 10, "subscripts (x[i]) are not supported in Swage kernels; use pointer arithmetic with sl.load"},
+    {"subscript", D "    y = x[0:1]\n", 1, 2, 10, "subscripts (x[i]) are not supported in Swage kernels; use pointer arithmetic with sl.load"},
     {"subscript assign", D "    x[0] = 1\n", 1, 2, 6, "subscripts (x[i]) are not supported"},
     {"dict literal", D "    y = {'a': 1}\n", 1, 2, 9, "dict/set literals"},
     {"set literal", D "    y = f({1, 2})\n", 1, 2, 11, "dict/set literals"},
@@ -541,7 +541,7 @@ static const error_case error_cases[] = {
     {"keyword-only marker", "def f(x, *, y):\n    pass\n", 1, 1, 10, "variadic parameters"},
     /* indentation, tabs and shifted line numbers */
     {"indented by 4", "    @sw.jit\n    def f(x):\n        with x:\n            pass\n", 1, 3, 9, "'with' statements"},
-    {"first_line 40", "@sw.jit\ndef f(x):\n    y = x[1]\n", 40, 42, 10, "subscripts"},
+    {"first_line 40", "@sw.jit\ndef f(x):\n    y = x[1:2]\n", 40, 42, 10, "subscripts"},
     {"first_line 40 indented", "    def f(x):\n        y = (x +\n             1]\n", 40, 42, 15, "expected ')' (to close '(' at line 41)"},
     {"tab columns", "def f(x):\n\ty = x\n\tz = x $ 1\n", 1, 3, 8, "invalid character '$'"},
     {"tab/space mix", "def f(x):\n\ty = x\n        z = x\n", 1, 3, 9, "inconsistent use of tabs and spaces"},
@@ -558,10 +558,10 @@ static void test_errors(void)
     }
     /* The rendered message carries the user's file line and a caret. */
     parsed r;
-    const char *text = "    def f(x):\n        y = x[1]\n";
+    const char *text = "    def f(x):\n        y = x[1:]\n";
     parse_text(&r, text, strlen(text), 40);
     CHECK(r.d.rendered && strstr(r.d.rendered, "kernel.py:41:14: error: subscripts") &&
-              strstr(r.d.rendered, "\n            y = x[1]\n                 ^\n"),
+              strstr(r.d.rendered, "\n            y = x[1:]\n                 ^\n"),
           "rendered:\n%s", r.d.rendered ? r.d.rendered : "(none)");
     parsed_free(&r);
 }

@@ -208,8 +208,8 @@ def not_range(x_ptr, n):
 
 @sw.jit
 def string_expr(x_ptr):
-    v = 'hello'
-# CHECK-STRING-EXPR: errors.py:211:9: error: {{.*}}strings are not supported
+    v = 'hello' * 2
+# CHECK-STRING-EXPR: errors.py:211:9: error: {{.*}}'*' cannot be applied to the string 'hello'{{.*}}strings are compile-time values
 
 
 @sw.jit
