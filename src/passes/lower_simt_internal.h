@@ -1,8 +1,9 @@
 /* lower_simt_internal.h - what the files of the lower-simt pass share
  * (lower_simt.c: the walk, layout, memory, reductions and scans;
- * lower_simt_shapes.c: the shape ops and reductions along an axis of
- * tiles of rank >= 2). Private to the pass; docs/simt.md describes the
- * layout both follow. */
+ * lower_simt_shapes.c: the shape ops of tiles of rank >= 2;
+ * lower_simt_axis.c: their reductions along an axis;
+ * lower_simt_segmented.c: the flat kernel's segmented reduction). Private
+ * to the pass; docs/simt.md describes the layout they follow. */
 #ifndef SWAGE_PASSES_LOWER_SIMT_INTERNAL_H
 #define SWAGE_PASSES_LOWER_SIMT_INTERNAL_H
 
@@ -108,14 +109,27 @@ typedef struct combiner {
 void ls_combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
                    ir_value *out);
 
-/* lower_simt_shapes.c: sw.broadcast, sw.reshape and sw.trans (an index map
- * from result elements to operand elements, recomputed or through shared
- * memory) and sw.reduce {axis}. False after reporting. */
+/* lower_simt_shapes.c: sw.broadcast, sw.reshape, sw.trans and sw.split
+ * (an index map from result elements to operand elements, recomputed or
+ * through shared memory). False after reporting. */
 bool ls_lower_shape_op(lowerer *lw, ir_op *op);
+/* Index arithmetic on vector<n x i32> values before pos, shared with
+ * lower_simt_axis.c: ceil(log2 x); a constant; a shift by `by` bits (kind
+ * IR_SHL or IR_SHR; none for 0); v & mask; simt.vslots of the given slots
+ * of x (x itself for all of them in order; IR_NO_VALUE after reporting). */
+int ls_log2i(int64_t x);
+ir_value ls_vconst(lowerer *lw, ir_op *pos, int32_t slots, int64_t k);
+ir_value ls_shift(lowerer *lw, ir_op *pos, ir_op_kind kind, ir_value v, int by);
+ir_value ls_mask_bits(lowerer *lw, ir_op *pos, ir_value v, int64_t mask);
+ir_value ls_vslots(lowerer *lw, ir_op *pos, ir_value x, const int32_t *slots, int32_t n);
+/* lower_simt_axis.c: sw.reduce {axis} (in-thread, across lanes, across
+ * warps through shared memory) and sw.reduce_fn {axis} (each result
+ * element folded in order through shared memory). False after reporting. */
 bool ls_lower_reduce_axis(lowerer *lw, ir_op *op);
-/* sw.reduce_fn {axis}: each result element folded in order through shared
- * memory. */
 bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op);
+/* The in-layout totals of a reduction along an axis that the sw.broadcast
+ * op broadcasts back to the reduction's input dims, or IR_NO_VALUE. */
+ir_value ls_broadcast_back(const lowerer *lw, const ir_op *op);
 /* lower_simt_segmented.c: sw.segmented_reduce on a program of one warp
  * (registers and shuffles). False after reporting. */
 bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op);
