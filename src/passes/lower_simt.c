@@ -811,14 +811,6 @@ bool ls_smem_fits(lowerer *lw, ir_op *op, int32_t bytes)
 
 enum { MAX_COMBINED = 16, MAX_SLOTS = 1024 };
 
-static int log2_of(int64_t x)
-{
-    int k = 0;
-    while (((int64_t)1 << k) < x)
-        k++;
-    return k;
-}
-
 static ir_value vec_i32(lowerer *lw, ir_op *pos, int32_t slots, int32_t k)
 {
     return ls_splat(lw, pos, ls_i32_const(lw, pos, k), slots);
@@ -833,7 +825,7 @@ static ir_value scan_position(lowerer *lw, ir_op *pos, ir_value e, int32_t n, in
     int32_t slots = ir_value_type(lw->m, e).len;
     if (L == n) /* one line: the 1-D scan */
         return reverse ? ls_binary(lw, pos, IR_SUB, vec_i32(lw, pos, slots, n - 1), e) : e;
-    int bits = log2_of(L), hi = lo + bits;
+    int bits = ls_log2i(L), hi = lo + bits;
     ir_value p = e;
     if (lo > 0) {
         ir_value high = ls_binary(lw, pos, IR_AND, e, vec_i32(lw, pos, slots, ~((1 << hi) - 1)));
@@ -896,7 +888,7 @@ static bool lower_combine(lowerer *lw, ir_op *op)
         int rank = ir_tile_dims(ls_semantic_type(lw, op->operands[0]), d);
         L = d[axis->i];
         for (int i = (int)axis->i + 1; i < rank; i++)
-            lo += log2_of(d[i]);
+            lo += ls_log2i(d[i]);
     }
     if (scan && L == 1) { /* every line one element: the scan is its input */
         for (int i = 0; i < k; i++)
@@ -1067,10 +1059,10 @@ static bool lower_gather(lowerer *lw, ir_op *op)
         int rank = ir_tile_dims(ls_semantic_type(lw, src), sd);
         ir_tile_dims(ls_semantic_type(lw, index), id);
         for (int i = (int)axis->i + 1; i < rank; i++)
-            lo += log2_of(sd[i]);
+            lo += ls_log2i(sd[i]);
         len = sd[axis->i];
-        bits_s = log2_of(len);
-        bits_i = log2_of(id[axis->i]);
+        bits_s = ls_log2i(len);
+        bits_i = ls_log2i(id[axis->i]);
     }
     ls_smem_store(lw, op, 0, ls_tile_index(lw, op, n), src, ls_owner_vec(lw, op, n));
     ls_barrier(lw, op);
