@@ -292,6 +292,26 @@ static bool exec_store(cpu_ctx *c, const ir_op *op)
 
 /* ---- warp shuffles ------------------------------------------------------------- */
 
+/* Whether every thread of active thread t's aligned group of `width` lanes
+ * (in the CTA) runs op, which all of them must (shfl.sync with the group
+ * as its member mask, bar.warp.sync): else the GPU's behaviour is
+ * undefined -- a lowering bug, reported as an internal error naming what
+ * thread t does. */
+static bool group_runs(cpu_ctx *c, const ir_op *op, int32_t t, int32_t width, const char *what)
+{
+    int32_t base = t & ~(width - 1);
+    for (int32_t u = base; u < base + width && u < c->threads; u++)
+        if (!cpu_thread_active(c, u)) {
+            char loc[256];
+            diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
+                          "%s at %s: thread %d %s within lanes %d..%d, but thread %d does not run it "
+                          "(divergent control flow)", ir_ops[op->kind].name, cpu_loc_text(c, op->loc, loc),
+                          (int)t, what, (int)base, (int)(base + width - 1), (int)u);
+            return false;
+        }
+    return true;
+}
+
 /* A shuffle within aligned groups of `width` lanes (shfl.sync with the
  * group as its member mask): every lane of the group of an active thread
  * must be active too, or the GPU's behaviour is undefined -- a lowering
@@ -308,17 +328,9 @@ static bool exec_shuffle(cpu_ctx *c, const ir_op *op)
     for (int32_t t = 0; t < c->threads; t++) {
         if (!cpu_thread_active(c, t))
             continue;
+        if (!group_runs(c, op, t, width, "shuffles"))
+            return false;
         int32_t base = t & ~(width - 1);
-        for (int32_t u = base; u < base + width; u++)
-            if (!cpu_thread_active(c, u)) {
-                char loc[256];
-                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
-                              "%s at %s: thread %d shuffles within lanes %d..%d, but thread %d does "
-                              "not run it (divergent control flow)",
-                              ir_ops[op->kind].name, cpu_loc_text(c, op->loc, loc), (int)t, (int)base,
-                              (int)(base + width - 1), (int)u);
-                return false;
-            }
         int32_t from = xor ? t ^ arg : up ? (t - arg >= base ? t - arg : t) : base + arg;
         for (int32_t j = 0; j < n; j++)
             o[(size_t)t * n + j] = x[(size_t)from * n + j];
@@ -341,17 +353,11 @@ static bool exec_shuffle_lane(cpu_ctx *c, const ir_op *op)
     for (int32_t t = 0; t < c->threads; t++) {
         if (!cpu_thread_active(c, t))
             continue;
+        if (!group_runs(c, op, t, WARP, "shuffles")) {
+            free(out);
+            return false;
+        }
         int32_t base = t & ~(WARP - 1);
-        for (int32_t u = base; u < base + WARP && u < c->threads; u++)
-            if (!cpu_thread_active(c, u)) {
-                char loc[256];
-                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
-                              "%s at %s: thread %d shuffles within its warp, but thread %d does not run "
-                              "it (divergent control flow)", ir_ops[op->kind].name,
-                              cpu_loc_text(c, op->loc, loc), (int)t, (int)u);
-                free(out);
-                return false;
-            }
         for (int32_t j = 0; j < n; j++) {
             int32_t from = base + (int32_t)((uint32_t)lane[(size_t)t * n + j].i & (WARP - 1));
             out[(size_t)t * n + j] = x[(size_t)from * n + j];
@@ -571,15 +577,8 @@ static bool exec_warp_barrier(cpu_ctx *c, const ir_op *op)
     for (int32_t t = 0; t < c->threads; t++) {
         if (!cpu_thread_active(c, t))
             continue;
-        int32_t base = t & ~(WARP - 1);
-        for (int32_t u = base; u < base + WARP && u < c->threads; u++)
-            if (!cpu_thread_active(c, u)) {
-                char loc[256];
-                diag_error_at(c->d, DIAG_INTERNAL, &c->m->src, op->loc,
-                              "simt.warp_barrier at %s: thread %d arrives, but thread %d of its warp does "
-                              "not (divergent control flow)", cpu_loc_text(c, op->loc, loc), (int)t, (int)u);
-                return false;
-            }
+        if (!group_runs(c, op, t, WARP, "waits"))
+            return false;
         if (t / WARP < SIMT_EXEC_MAX_WARPS)
             arrived[t / WARP] = true;
     }
