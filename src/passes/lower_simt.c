@@ -757,6 +757,15 @@ static ir_value remap(const combiner *cb, const lowerer *lw, ir_value v)
 }
 
 /* out = combine(acc, x) (k values each), the region's ops cloned before pos. */
+bool ls_combiner_init(lowerer *lw, ir_op *op, int k, combiner *cb)
+{
+    *cb = (combiner){.op = op, .k = k,
+                     .map = arena_alloc(lw->m->ar, sizeof(ir_value) * (size_t)(lw->nsemantic + 1))};
+    if (!cb->map)
+        diag_error(lw->d, DIAG_NOMEM, "out of memory");
+    return cb->map != NULL;
+}
+
 void ls_combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
                    ir_value *out)
 {
@@ -912,11 +921,9 @@ static bool lower_combine(lowerer *lw, ir_op *op)
     }
     if (!ls_smem_fits(lw, op, bytes))
         return false;
-    combiner cb = {.op = op, .k = k, .map = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(lw->nsemantic + 1))};
-    if (!cb.map) {
-        diag_error(lw->d, DIAG_NOMEM, "out of memory");
+    combiner cb;
+    if (!ls_combiner_init(lw, op, k, &cb))
         return false;
-    }
 
     /* A. */
     ir_value pos = scan_position(lw, op, ls_tile_index(lw, op, n), n, L, lo, reverse);

@@ -324,11 +324,9 @@ bool ls_lower_reduce_fn_axis(lowerer *lw, ir_op *op)
     }
     if (!ls_smem_fits(lw, op, bytes))
         return false;
-    combiner cb = {.op = op, .k = k, .map = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(lw->nsemantic + 1))};
-    if (!cb.map) {
-        diag_error(lw->d, DIAG_NOMEM, "out of memory");
+    combiner cb;
+    if (!ls_combiner_init(lw, op, k, &cb))
         return false;
-    }
     ir_value owners = ls_owner_vec(lw, op, L);
     ir_value at = ls_tile_index(lw, op, L);
     for (int i = 0; i < k; i++)

@@ -104,6 +104,9 @@ typedef struct combiner {
     ir_value *map; /* old value -> clone, for values before the pass */
 } combiner;
 
+/* cb for op's combine region of k values, its clone map from the
+ * arena; false after reporting. */
+bool ls_combiner_init(lowerer *lw, ir_op *op, int k, combiner *cb);
 /* out = combine(acc, x) (k values each): the combine region's ops cloned
  * before pos (lower_simt.c). */
 void ls_combine_at(lowerer *lw, ir_op *pos, const combiner *cb, const ir_value *acc, const ir_value *x,
