@@ -126,7 +126,7 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
     /* every sw.segmented_reduce of the function gives each warp the same
      * region, for its largest row */
-    int32_t warps = lw->threads / SIMT_WARP, region = 5 * 16 * SIMT_WARP;
+    int32_t warps = lw->threads / SIMT_WARP, region = 5 * 16 * SIMT_WARP + 4 * SIMT_WARP;
     if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * region))
         return false;
     int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;
@@ -140,13 +140,17 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     ir_value lane = bin(h, IR_AND, tid1, c32(h, SIMT_WARP - 1));
     ir_value at = bin(h, IR_ADD, bin(h, IR_MUL, bin(h, IR_SHR, tid1, c32(h, 5)), c32(h, region)),
                       c32(h, SIMT_REDUCE_SCRATCH)); /* bytes */
-    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
+    /* lane l's flag word i (positions V l + 4 i .. + 3) is word 32 i + l:
+     * each access of the lanes' words hits 32 banks once */
+    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), lane);
+    /* position p's value is word p + p / V (lane l's at (V + 1) l + j: an
+     * odd stride, so the lanes' stores of one j hit 32 banks once) */
     ir_value values = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), c32(h, n / 4));
-    ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v)));
+    ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v + 1)));
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
     for (int i = 0; i < words; i++)
-        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), zero, IR_NO_VALUE);
     warp_sync(s);
     /* the flag before each segment's first position: lane k marks E[k-1] - 1
      * (E[-1] = S: what precedes the start is no segment's); the last
@@ -163,12 +167,18 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
         e_before = sel(s, cmp(s, "eq", slot, kv(s, DT_I32, 0, 2)), widen(s, first, 2), widen(s, e0, 2));
     }
     ir_value one_e = kv(s, DT_I32, 1, ne), zero_e = kv(s, DT_I32, 0, ne);
-    smem_put(s, bin(s, IR_ADD, widen(s, at, ne), bin(s, IR_SUB, e_before, one_e)), kv(s, DT_I8, 1, ne),
-             cmp(s, "ge", e_before, one_e));
+    /* the flag of position p: byte 4 (32 ((p mod V) / 4) + p / V) + p mod 4 */
+    ir_value p = bin(s, IR_SUB, e_before, one_e);
+    ir_value word = bin(s, IR_ADD, bin(s, IR_MUL, bin(s, IR_SHR, bin(s, IR_AND, p, kv(s, DT_I32, v - 1, ne)),
+                                                      kv(s, DT_I32, 2, ne)),
+                                         kv(s, DT_I32, SIMT_WARP, ne)),
+                          bin(s, IR_SHR, p, kv(s, DT_I32, logv, ne)));
+    ir_value byte = bin(s, IR_ADD, bin(s, IR_MUL, word, kv(s, DT_I32, 4, ne)), bin(s, IR_AND, p, kv(s, DT_I32, 3, ne)));
+    smem_put(s, bin(s, IR_ADD, widen(s, at, ne), byte), kv(s, DT_I8, 1, ne), cmp(s, "ge", e_before, one_e));
     warp_sync(s);
     ir_value w[4] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
     for (int i = 0; i < words; i++)
-        w[i] = smem_get(s, bin(s, IR_ADD, flag_words, c32(s, i)), DT_I32);
+        w[i] = smem_get(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), DT_I32);
     /* the serial fold: a run restarts after each tail */
     ir_value tail[16], r[16];
     for (int j = 0; j < v; j++) {
@@ -200,8 +210,8 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
      * carry into that lane when the segment starts before the lane */
     ir_value some = cmp(s, "gt", e, e_before);
     ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, one_e), zero_e);
-    ir_value got = smem_get(s, bin(s, IR_ADD, widen(s, values, ne), last), dt);
     ir_value owner = bin(s, IR_SHR, last, kv(s, DT_I32, logv, ne));
+    ir_value got = smem_get(s, bin(s, IR_ADD, widen(s, values, ne), bin(s, IR_ADD, last, owner)), dt);
     ir_value in = from_lane(s, widen(s, carry, ne), owner);
     ir_value crosses = cmp(s, "lt", e_before, bin(s, IR_SHL, owner, kv(s, DT_I32, logv, ne)));
     got = sel(s, crosses, bin(s, s->combine, in, got), got);
