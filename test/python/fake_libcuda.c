@@ -37,7 +37,12 @@ long fake_syncs;       /* cuStreamSynchronize and cuCtxSynchronize calls */
 long fake_copies;      /* copies to the host, synchronous or not */
 long fake_async_copies; /* of those, cuMemcpyDtoHAsync_v2 */
 int fake_word;         /* what a copy of 4 bytes to the host reads (a segment
-                          launch's offsets-check flag); other copies write nothing */
+                          launch's offsets-check flag), and the word at byte 16
+                          of a longer copy up to 128 bytes (a checked launch's
+                          scratch header: split counter, flag, list counts) */
+int fake_list_count;   /* the word at byte 20 of such a header copy (list 0's
+                          count: the persistent kernels have work); the rest
+                          of a header reads zero. Other copies write nothing */
 int fake_capturing;    /* what cuStreamIsCapturing says of every stream (0: none) */
 long fake_capture_queries; /* cuStreamIsCapturing calls */
 unsigned long long fake_memset_dst; /* the last cuMemsetD32Async's address */
@@ -199,6 +204,11 @@ CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t n)
     fake_copies++;
     if (n == 4)
         memcpy(dst, &fake_word, 4);
+    if (n >= 24 && n <= 128) {
+        memset(dst, 0, n);
+        memcpy((char *)dst + 16, &fake_word, 4);
+        memcpy((char *)dst + 20, &fake_list_count, 4);
+    }
     return 0;
 }
 

@@ -266,17 +266,27 @@ def params(count):
 # most 428 elements: one warp each, 4 per CTA of 128 threads: 2 CTAs), then
 # the persistent list kernel (4 multiprocessors x 2 resident CTAs). Every
 # kernel takes the program's three pointers, then the hidden element count
-# of values_ptr (3000). The fake driver's copy leaves the flag clear: the
-# default check passes.
+# of values_ptr (3000). The fake driver's copy of the scratch header leaves
+# the flag clear: the default check passes; it reads a list count of 3, so
+# the checked launch runs the list kernel after the direct one.
 state.nparams_recorded = 4
 args = {"values_ptr": Device(0x10000, 3000, "<f4"), "offsets_ptr": Device(0x20000, 8, "<i8"),
         "out_ptr": Device(0x30000, 7, "<f4")}
+list_count = ctypes.c_int.in_dll(driver, "fake_list_count")
+list_count.value = 3
 launches, memsets = state.launches, state.memsets
 t.segment_sum.launch(arguments=args)
 assert state.launches == launches + 2 and state.memsets == memsets + 1
 assert list(state.grid) == [8, 1, 1], list(state.grid)
 assert list(state.block) == [256, 1, 1], list(state.block)
 assert params(4) == [0x10000, 0x20000, 0x30000, 3000], [hex(p) for p in params(4)]
+# A header whose lists and split counter are empty: the checked launch
+# stops after the direct kernel (unsafe=True cannot know: it runs both).
+list_count.value = 0
+launches = state.launches
+t.segment_sum.launch(arguments=args)
+assert state.launches == launches + 1
+assert list(state.block) != [256, 1, 1], list(state.block)  # the direct kernel, not the lists
 launches = state.launches
 t.segment_sum.launch(arguments=args, unsafe=True)
 assert state.launches == launches + 2
@@ -691,8 +701,15 @@ assert state.params[SCRATCH] == address + 16 and state.stream == 0xABC
 for _ in range(3):
     assert launch(unsafe=True) == (0, 0, 0, 2)
     assert state.params[SCRATCH] == address + 16
-assert launch() == (0, 0, 0, 2)  # checked: the flag read back, not cleared when low
-assert launch(schedule="persistent") == (0, 0, 0, 2)
+# Checked: the flag read back with the list counts after the first kernel,
+# not cleared when low; the header says the lists are empty, so the lists
+# kernel is not launched (a list count read back launches it).
+assert launch() == (0, 0, 0, 1)
+assert launch(schedule="persistent") == (0, 0, 0, 1)
+list_count = ctypes.c_int.in_dll(driver, "fake_list_count")
+list_count.value = 1
+assert launch() == (0, 0, 0, 2)
+list_count.value = 0
 
 # Bad offsets: the error, and the raised flag cleared (4 bytes) for the next launch.
 word.value = 1
@@ -700,7 +717,7 @@ with pytest.raises(ValueError, match="holds the segment offsets"):
     launch()
 assert state.memset_words == 1 and memset_dst.value == address + 16
 word.value = 0
-assert launch() == (0, 0, 0, 2) and list(kept.values())[0][1] == address
+assert launch() == (0, 0, 0, 1) and list(kept.values())[0][1] == address
 
 # A launch that needs more grows it: a new one, cleared once.
 big = args(segments=70000, values=1 << 22)
