@@ -94,6 +94,10 @@ static ir_value widen(seg_lowering *s, ir_value v, int32_t slots)
 {
     if (slots == 1)
         return v;
+    if (slots > 2) {
+        int32_t zeros[16] = {0};
+        return ls_vslots(s->lw, s->pos, v, zeros, slots);
+    }
     ir_value r = ls_emit(s->lw, s->pos, IR_SIMT_VSLOTS, &v, 1,
                          ir_type_like(ir_type_vec(DT_I32, slots), ir_value_type(s->lw->m, v)));
     ir_attr_set_str(s->lw->m, ls_def_of(s->lw, r), "slots", "0,0");
@@ -115,7 +119,54 @@ static void warp_sync(seg_lowering *s)
     ls_emit_op(s->lw, s->pos, IR_SIMT_WARP_BARRIER, NULL, 0, NULL, 0);
 }
 
-/* V = 8 or 16 slots a lane (positions V l .. V l + V - 1, the op's
+/* This warp's region of shared memory (after the reduction scratch, the
+ * same for every sw.segmented_reduce, sw.segment_index and warp gather of
+ * the function): n flag bytes, then n values of 4 bytes, n <= 512. Its
+ * addresses are made once, at the function's entry (they depend on the
+ * thread only). Every user begins with a warp barrier, so that the reads
+ * of the user before are done. */
+typedef struct warp_region {
+    ir_value lane;   /* vector<1xi32>: the lane in the warp */
+    ir_value at;     /* vector<1xi32>: the region's first byte */
+    ir_value values; /* vector<1xi32>: its values, in 4-byte words */
+    seg_lowering entry; /* builds at the function's entry */
+} warp_region;
+
+enum { REGION_POSITIONS = 512, REGION_BYTES = 5 * REGION_POSITIONS };
+
+static bool region_of(seg_lowering *s, ir_op *op, warp_region *r)
+{
+    lowerer *lw = s->lw;
+    int32_t warps = lw->threads / SIMT_WARP;
+    if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * REGION_BYTES))
+        return false;
+    ir_value tid = ls_thread_id(lw);
+    r->entry = *s;
+    r->entry.pos = ls_def_of(lw, tid)->next;
+    seg_lowering *h = &r->entry;
+    ir_value tid1 = ls_splat(lw, h->pos, tid, 1);
+    r->lane = bin(h, IR_AND, tid1, c32(h, SIMT_WARP - 1));
+    r->at = bin(h, IR_ADD, bin(h, IR_MUL, bin(h, IR_SHR, tid1, c32(h, 5)), c32(h, REGION_BYTES)),
+                c32(h, SIMT_REDUCE_SCRATCH));
+    r->values = bin(h, IR_ADD, bin(h, IR_SHR, r->at, c32(h, 2)), c32(h, REGION_POSITIONS / 4));
+    return true;
+}
+
+/* E[k-1] for each of the lane's ne ends: the end before each segment's
+ * first position (E[-1] = S). */
+static ir_value ends_before(seg_lowering *s, ir_value e, ir_value from, ir_value lane, int32_t ne)
+{
+    ir_value lane0 = cmp(s, "eq", lane, c32(s, 0));
+    if (ne == 1)
+        return sel(s, lane0, from, up(s, e, 1));
+    /* lane l holds segments 2 l and 2 l + 1 */
+    ir_value e0 = slot_of(s, e, 0, s->lane_i32), e1 = slot_of(s, e, 1, s->lane_i32);
+    ir_value first = sel(s, lane0, from, up(s, e1, 1));
+    ir_value slot = bin(s, IR_AND, ls_tile_index(s->lw, s->pos, 2 * SIMT_WARP), kv(s, DT_I32, 1, 2));
+    return sel(s, cmp(s, "eq", slot, kv(s, DT_I32, 0, 2)), widen(s, first, 2), widen(s, e0, 2));
+}
+
+/* V = 4, 8 or 16 slots a lane (positions V l .. V l + V - 1, the op's
  * lane-major order): tails marked in shared memory, a serial fold per
  * lane, one scan over the lanes, each segment's total read back from
  * shared memory (docs/simt.md). */
@@ -124,25 +175,15 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     lowerer *lw = s->lw;
     ir_op *op = s->pos;
     ir_dtype dt = (ir_dtype)ir_value_type(lw->m, x).dtype;
-    /* every sw.segmented_reduce of the function gives each warp the same
-     * region, for its largest row */
-    int32_t warps = lw->threads / SIMT_WARP, region = 5 * 16 * SIMT_WARP;
-    if (!ls_smem_fits(lw, op, SIMT_REDUCE_SCRATCH + warps * region))
+    warp_region reg;
+    if (!region_of(s, op, &reg))
         return false;
     int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;
-    /* this warp's region: n flag bytes, then n values; the addresses are
-     * made once, at the function's entry (they depend on the thread only) */
-    ir_value tid = ls_thread_id(lw);
-    seg_lowering entry = *s;
-    entry.pos = ls_def_of(lw, tid)->next;
-    seg_lowering *h = &entry;
-    ir_value tid1 = ls_splat(lw, h->pos, tid, 1);
-    ir_value lane = bin(h, IR_AND, tid1, c32(h, SIMT_WARP - 1));
-    ir_value at = bin(h, IR_ADD, bin(h, IR_MUL, bin(h, IR_SHR, tid1, c32(h, 5)), c32(h, region)),
-                      c32(h, SIMT_REDUCE_SCRATCH)); /* bytes */
+    ir_value lane = reg.lane, at = reg.at, values = reg.values;
+    seg_lowering *h = &reg.entry;
     ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
-    ir_value values = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), c32(h, n / 4));
     ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v)));
+    (void)n;
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
     for (int i = 0; i < words; i++)
@@ -151,17 +192,7 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     /* the flag before each segment's first position: lane k marks E[k-1] - 1
      * (E[-1] = S: what precedes the start is no segment's); the last
      * segment's end needs none (no one reads past it) */
-    ir_value lane0 = cmp(s, "eq", lane, zero);
-    ir_value e_before;
-    if (ne == 1) {
-        e_before = sel(s, lane0, from, up(s, e, 1));
-    } else {
-        /* lane l holds segments 2 l and 2 l + 1 */
-        ir_value e0 = slot_of(s, e, 0, s->lane_i32), e1 = slot_of(s, e, 1, s->lane_i32);
-        ir_value first = sel(s, lane0, from, up(s, e1, 1));
-        ir_value slot = bin(s, IR_AND, ls_tile_index(lw, op, 2 * SIMT_WARP), kv(s, DT_I32, 1, 2));
-        e_before = sel(s, cmp(s, "eq", slot, kv(s, DT_I32, 0, 2)), widen(s, first, 2), widen(s, e0, 2));
-    }
+    ir_value e_before = ends_before(s, e, from, lane, ne);
     ir_value one_e = kv(s, DT_I32, 1, ne), zero_e = kv(s, DT_I32, 0, ne);
     smem_put(s, bin(s, IR_ADD, widen(s, at, ne), bin(s, IR_SUB, e_before, one_e)), kv(s, DT_I8, 1, ne),
              cmp(s, "ge", e_before, one_e));
@@ -209,6 +240,25 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     return true;
 }
 
+/* E = clamp(ends - base, 0, N) and S = clamp(start - base, 0, N) (in the
+ * positions' type), then in 32 bits. */
+static void positions(seg_lowering *s, ir_value base, ir_value ends, ir_value start, int32_t n, int32_t ne,
+                      ir_value *e, ir_value *from)
+{
+    lowerer *lw = s->lw;
+    ir_op *op = s->pos;
+    ir_dtype pos = (ir_dtype)ir_value_type(lw->m, base).dtype;
+    ir_value zero_p = kv(s, pos, 0, 1), n_p = kv(s, pos, n, 1);
+    ir_value splat_base = ls_splat(lw, op, base, 1);
+    ir_value rel = bin(s, IR_MINIMUM, bin(s, IR_MAXIMUM, bin(s, IR_SUB, ends, ls_splat(lw, op, base, ne)),
+                                          kv(s, pos, 0, ne)), kv(s, pos, n, ne));
+    *from = bin(s, IR_MINIMUM, bin(s, IR_MAXIMUM, bin(s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
+                                   zero_p), n_p);
+    *e = pos == DT_I32 ? rel : ls_cast(lw, op, rel, ir_type_vec(DT_I32, ne));
+    if (ir_value_type(lw->m, *from).dtype != DT_I32)
+        *from = ls_cast(lw, op, *from, s->lane_i32);
+}
+
 bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
@@ -233,18 +283,131 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     ir_builder b = irb_before(m, op);
     s.identity = irb_const(&b, s.lane_t, id);
 
-    /* E = clamp(ends - base, 0, N) and the start's the same way (in the
-     * positions' type), then in 32 bits */
     int32_t ne = segs / SIMT_WARP;
-    ir_dtype pos = (ir_dtype)ir_value_type(m, base).dtype;
-    ir_value zero_p = kv(&s, pos, 0, 1), n_p = kv(&s, pos, n, 1);
-    ir_value splat_base = ls_splat(lw, op, base, 1);
-    ir_value rel = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ends, ls_splat(lw, op, base, ne)),
-                                           kv(&s, pos, 0, ne)), kv(&s, pos, n, ne));
-    ir_value from = bin(&s, IR_MINIMUM, bin(&s, IR_MAXIMUM, bin(&s, IR_SUB, ls_splat(lw, op, start, 1), splat_base),
-                                            zero_p), n_p);
-    ir_value e = pos == DT_I32 ? rel : ls_cast(lw, op, rel, ir_type_vec(DT_I32, ne));
-    if (ir_value_type(m, from).dtype != DT_I32)
-        from = ls_cast(lw, op, from, s.lane_i32);
+    ir_value e, from;
+    positions(&s, base, ends, start, n, ne, &e, &from);
     return lower_wide(&s, x, e, from, n, v, ne);
+}
+
+/* sw.segment_index: each segment's first position in the row (E[k-1], when
+ * the segment has positions in it) gets the mark 2 k + 1, or 2 k + 2 when
+ * skip[k], in a byte of the warp's region, and the last end the mark
+ * 2 S + 2 (S ends); the marks grow with the positions, so a position's
+ * segment is the largest mark at or before it: a maximum over the lane's
+ * slots (log steps), one scan over the lanes for what comes before the
+ * lane, then k = (mark - 1) / 2, or -1 where mark - 1 is odd (skipped,
+ * past the last end) or mark is 0 (before the start). */
+bool ls_lower_segment_index(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    ir_value base = op->operands[0], ends = op->operands[1], start = op->operands[2], skip = op->operands[3];
+    int32_t n = ls_tile_len(lw, op->results[0]), segs = ls_tile_len(lw, ends);
+    int32_t v = n / SIMT_WARP;
+    if (lw->group != SIMT_WARP || (segs != SIMT_WARP && segs != 2 * SIMT_WARP) || n % SIMT_WARP ||
+        (v != 4 && v != 8 && v != 16)) {
+        diag_error_at(lw->d, DIAG_COMPILE, &m->src, op->loc,
+                      "sw.segment_index needs a program of one warp, 32 or 64 ends and 128, 256 or 512 positions");
+        return false;
+    }
+    seg_lowering sl = {.lw = lw, .pos = op, .combine = IR_MAXIMUM}, *s = &sl;
+    s->lane_i32 = ir_type_vec(DT_I32, 1);
+    s->lane_t = s->lane_i32;
+    int32_t ne = segs / SIMT_WARP;
+    ir_value e, from;
+    positions(s, base, ends, start, n, ne, &e, &from);
+    warp_region reg;
+    if (!region_of(s, op, &reg))
+        return false;
+    int32_t words = v / 4;
+    seg_lowering *h = &reg.entry;
+    ir_value lane = reg.lane, at = reg.at;
+    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
+    /* this lane's positions' bytes: at + V lane + j, j = 4 a + s of element
+     * 128 a + 4 lane + s */
+    ir_value el = ls_tile_index(lw, h->pos, n);
+    ir_value j = bin(h, IR_OR, bin(h, IR_SHL, bin(h, IR_SHR, el, kv(h, DT_I32, 7, v)), kv(h, DT_I32, 2, v)),
+                     bin(h, IR_AND, el, kv(h, DT_I32, 3, v)));
+    ir_value mine = bin(h, IR_ADD, widen(h, bin(h, IR_ADD, at, bin(h, IR_MUL, lane, c32(h, v))), v), j);
+    ir_value k = ls_tile_index(lw, h->pos, segs);
+    ir_value k2 = bin(h, IR_ADD, bin(h, IR_MUL, k, kv(h, DT_I32, 2, ne)), kv(h, DT_I32, 1, ne));
+    ir_value is_last = cmp(h, "eq", k, kv(h, DT_I32, segs - 1, ne));
+
+    warp_sync(s); /* the reads of the op before (or the row before) are done */
+    ir_value zero = c32(s, 0);
+    for (int i = 0; i < words; i++)
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
+    warp_sync(s);
+    ir_value e_before = ends_before(s, e, from, lane, ne);
+    ir_value mark = bin(s, IR_ADD, k2, sel(s, skip, kv(s, DT_I32, 1, ne), kv(s, DT_I32, 0, ne)));
+    ir_value at_e = widen(s, at, ne);
+    smem_put(s, bin(s, IR_ADD, at_e, e_before), ls_cast(lw, op, mark, ir_type_vec(DT_U8, ne)),
+             cmp(s, "gt", e, e_before));
+    ir_value stop = bin(s, IR_AND, is_last, cmp(s, "lt", e, kv(s, DT_I32, n, ne)));
+    smem_put(s, bin(s, IR_ADD, at_e, e), kv(s, DT_U8, 2 * segs + 2, ne), stop);
+    warp_sync(s);
+    ir_value marks = ls_cast(lw, op, smem_get(s, mine, DT_U8), ir_type_vec(DT_I32, v));
+    /* the largest mark at or before each slot: max is idempotent, so a slot
+     * below the step takes itself */
+    for (int step = 1; step < v; step *= 2) {
+        int32_t from_slot[16];
+        for (int q = 0; q < v; q++)
+            from_slot[q] = q >= step ? q - step : q;
+        marks = bin(s, IR_MAXIMUM, marks, ls_vslots(lw, op, marks, from_slot, v));
+    }
+    ir_value last = slot_of(s, marks, v - 1, s->lane_i32);
+    for (int offset = 1; offset < SIMT_WARP; offset *= 2)
+        last = bin(s, IR_MAXIMUM, last, up(s, last, offset));
+    ir_value carry = sel(s, cmp(s, "ge", lane, c32(s, 1)), up(s, last, 1), zero);
+    marks = bin(s, IR_MAXIMUM, marks, widen(s, carry, v));
+    ir_value t = bin(s, IR_SUB, marks, kv(s, DT_I32, 1, v));
+    ir_value odd = cmp(s, "ne", bin(s, IR_AND, t, kv(s, DT_I32, 1, v)), kv(s, DT_I32, 0, v));
+    ls_replace_op(lw, op, sel(s, odd, kv(s, DT_I32, -1, v), bin(s, IR_SHR, t, kv(s, DT_I32, 1, v))));
+    return true;
+}
+
+/* sw.gather (no axis) in a program of one warp inside a CTA of several:
+ * through the warp's region (the source's at most 2048 bytes) between warp
+ * barriers; an index outside [0, N) gives 0 (the semantic executor stops at
+ * it). */
+bool ls_lower_warp_gather(lowerer *lw, ir_op *op)
+{
+    ir_module *m = lw->m;
+    ir_value src = op->operands[0], index = op->operands[1];
+    int32_t n = ls_tile_len(lw, src);
+    ir_type it = ir_value_type(m, index), rt = ir_value_type(m, op->results[0]);
+    ir_dtype dt = (ir_dtype)rt.dtype, idt = (ir_dtype)it.dtype;
+    int32_t bytes = ir_dtypes[dt].bytes;
+    if (lw->group != SIMT_WARP || bytes < 1 || n * bytes > 4 * REGION_POSITIONS) {
+        diag_error_at(lw->d, DIAG_COMPILE, &m->src, op->loc,
+                      "lower-simt: 'sw.gather' in a program of %d threads inside a CTA of %d needs a warp and a "
+                      "source of at most %d bytes", (int)lw->group, (int)lw->threads, 4 * REGION_POSITIONS);
+        return false;
+    }
+    seg_lowering sl = {.lw = lw, .pos = op}, *s = &sl;
+    s->lane_i32 = ir_type_vec(DT_I32, 1);
+    warp_region reg;
+    if (!region_of(s, op, &reg))
+        return false;
+    seg_lowering *h = &reg.entry;
+    /* the values area in elements of the source: its byte address is a
+     * multiple of 8 */
+    ir_value first = bin(h, IR_SHR, bin(h, IR_ADD, reg.at, c32(h, REGION_POSITIONS)), c32(h, ls_log2i(bytes)));
+    int32_t src_slots = ls_slots_of(lw, n);
+    warp_sync(s);
+    ls_smem_store(lw, op, 0, bin(s, IR_ADD, widen(s, first, src_slots), ls_tile_index(lw, op, n)), src,
+                  ls_owner_vec(lw, op, n));
+    warp_sync(s);
+    ir_builder b = irb_before(m, op);
+    ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
+    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, n));
+    ir_value inside = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", index, zero_i), ls_cmp(lw, op, "lt", index, n_i));
+    ir_value pick_index[3] = {inside, index, zero_i};
+    ir_value safe = ls_emit(lw, op, IR_SELECT, pick_index, 3, it);
+    if (idt != DT_I32)
+        safe = ls_cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    ir_value got = ls_smem_load(lw, op, 0, bin(s, IR_ADD, widen(s, first, it.len), safe), dt);
+    ir_value zero = irb_const(&b, rt, (ir_scalar){0});
+    ir_value pick[3] = {inside, got, zero};
+    ls_replace_op(lw, op, ls_emit(lw, op, IR_SELECT, pick, 3, rt));
+    return true;
 }
