@@ -1,7 +1,9 @@
 /* task_flat.c - auto's flat direct kernel (docs/schedules.md, "The flat
  * kernel"): requires the planner's analysis of a segment program (task_
  * kernels.h); adds <kernel>__direct_flat before it when the program is one
- * the kernel runs, nothing otherwise.
+ * the kernel runs, nothing otherwise. This file has the window, the walk
+ * and the one-stage form; programs of several stages walk the rows once a
+ * stage (task_flat_stages.c).
  *
  * A program is a warp (CTAs of four) and runs a window of FLAT_SEGMENTS
  * consecutive segments: lane k holds segments s0 + 2k and s0 + 2k + 1
