@@ -9,7 +9,7 @@
  * The ends must not decrease from the start (the planner's windows
  * guarantee it). With E = ends - base and S = start - base clamped to
  * [0, N], each warp uses its own region of shared memory (after the
- * reduction scratch): N flag bytes, then N values.
+ * reduction scratch): 512 flag bytes, then 512 values.
  *   1. the flags of positions E[k-1] - 1 (before each segment's first
  *      element; E[-1] = S) are set, between warp barriers (the last end
  *      needs none: nothing after it is read);
@@ -22,7 +22,13 @@
  *      reads its total at E[k] - 1 and combines the carry into that position's
  *      lane L on its left when the segment starts before lane L.
  * Elements before the start or from the last end on fall in runs no segment
- * reads. The order of combination is fixed: the same bits on every run. */
+ * reads. The order of combination is fixed: the same bits on every run.
+ *
+ * Also sw.segment_index (the same needs; the region's flag bytes hold
+ * each segment's mark at its first position, a running maximum per lane
+ * and one scan over the lanes give each position its segment) and sw.gather
+ * without an axis in a program of one warp inside a larger CTA (through the
+ * region's values). Every user of the region begins with a warp barrier. */
 #include "lower_simt_internal.h"
 #include "passes.h"
 #include "../ir/builder.h"
@@ -170,7 +176,7 @@ static ir_value ends_before(seg_lowering *s, ir_value e, ir_value from, ir_value
  * lane-major order): tails marked in shared memory, a serial fold per
  * lane, one scan over the lanes, each segment's total read back from
  * shared memory (docs/simt.md). */
-static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, int32_t n, int32_t v, int32_t ne)
+static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, int32_t v, int32_t ne)
 {
     lowerer *lw = s->lw;
     ir_op *op = s->pos;
@@ -183,7 +189,6 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     seg_lowering *h = &reg.entry;
     ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
     ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v)));
-    (void)n;
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
     for (int i = 0; i < words; i++)
@@ -286,7 +291,7 @@ bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op)
     int32_t ne = segs / SIMT_WARP;
     ir_value e, from;
     positions(&s, base, ends, start, n, ne, &e, &from);
-    return lower_wide(&s, x, e, from, n, v, ne);
+    return lower_wide(&s, x, e, from, v, ne);
 }
 
 /* sw.segment_index: each segment's first position in the row (E[k-1], when
