@@ -327,15 +327,16 @@ bool ls_lower_segment_index(lowerer *lw, ir_op *op)
     seg_lowering *h = &reg.entry;
     ir_value lane = reg.lane, at = reg.at;
     ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
-    /* this lane's positions' bytes: at + V lane + j, j = 4 a + s of element
-     * 128 a + 4 lane + s */
-    ir_value el = ls_tile_index(lw, h->pos, n);
-    ir_value j = bin(h, IR_OR, bin(h, IR_SHL, bin(h, IR_SHR, el, kv(h, DT_I32, 7, v)), kv(h, DT_I32, 2, v)),
-                     bin(h, IR_AND, el, kv(h, DT_I32, 3, v)));
-    ir_value mine = bin(h, IR_ADD, widen(h, bin(h, IR_ADD, at, bin(h, IR_MUL, lane, c32(h, v))), v), j);
-    ir_value k = ls_tile_index(lw, h->pos, segs);
-    ir_value k2 = bin(h, IR_ADD, bin(h, IR_MUL, k, kv(h, DT_I32, 2, ne)), kv(h, DT_I32, 1, ne));
-    ir_value is_last = cmp(h, "eq", k, kv(h, DT_I32, segs - 1, ne));
+    /* this lane's positions' bytes: at + V lane + j in slot j (constants
+     * added to one register) */
+    ir_value first = bin(h, IR_ADD, at, bin(h, IR_MUL, lane, c32(h, v)));
+    ir_value slot = ls_emit(lw, op, IR_SIMT_TILE_INDEX, NULL, 0, ir_type_vec(DT_I32, v));
+    ir_attr_set_int(m, ls_def_of(lw, slot), "len", ir_type_scalar(DT_I32), v);
+    ir_attr_set_int(m, ls_def_of(lw, slot), "start", ir_type_scalar(DT_I32), 0);
+    ir_value mine = bin(s, IR_ADD, widen(s, first, v), slot);
+    ir_value k = ls_tile_index(lw, op, segs);
+    ir_value k2 = bin(s, IR_ADD, bin(s, IR_MUL, k, kv(s, DT_I32, 2, ne)), kv(s, DT_I32, 1, ne));
+    ir_value is_last = cmp(s, "eq", k, kv(s, DT_I32, segs - 1, ne));
 
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
