@@ -10,7 +10,7 @@
 #
 #   OUT=$OUT bash variants/run.sh [bench/segments.py options]
 #
-# builds every variant (gcc, make -j) and runs bench/segments.py for Swage
+# builds every variant's library (gcc, make -j, all at once) and runs bench/segments.py for Swage
 # only (auto, one round, no forced schedules unless asked), one variant
 # after another in the same run, writing $OUT/<name>.json (nothing else:
 # the device returns at most 8 files) and printing each table. Default distributions: all; pass e.g. --distributions medium-uniform
@@ -35,10 +35,12 @@ cd "\$(dirname "\$0")"
 OUT="\${OUT:-/tmp/swage-variants}"
 LOGS="\$(mktemp -d)"   # builds, logs and tables: only the JSON goes to \$OUT (the device returns few files)
 mkdir -p "\$OUT"
+# the libraries only, all at once (each make shares the cores)
 for name in ${names[*]}; do
-    (cd "\$name" && make -j"\$(nproc)" BUILD=build-gpu all > "\$LOGS/build-\$name.log" 2>&1) ||
-        { echo "== \$name: build failed"; tail -20 "\$LOGS/build-\$name.log"; continue; }
+    (cd "\$name" && make -j"\$(nproc)" BUILD=build-gpu build-gpu/libswage.so > "\$LOGS/build-\$name.log" 2>&1 ||
+        { echo "== \$name: build failed"; tail -20 "\$LOGS/build-\$name.log"; }) &
 done
+wait
 for name in ${names[*]}; do
     [ -f "\$name/build-gpu/libswage.so" ] || continue
     echo "== \$name (\$(cat "\$name/COMMIT"))"

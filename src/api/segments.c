@@ -221,6 +221,16 @@ static swage_status launch_segments(const swage_kernel *k, int device, void *str
         return SWAGE_OK;
     }
     bool ok = !needs_scratch || kept || cuda_memset32_async(device, stream, scratch, 0, rt.zero_bytes / 4, &d);
+    /* A checked launch waits for the offsets flag anyway: it reads it back
+     * right after the first kernel (the direct or classifying one, which
+     * alone checks the offsets and fills the lists), with the list counts
+     * and the split counter, and launches the persistent kernels only when
+     * they have work or the flag is up (then they run as usual, so a kept
+     * scratch is left clean); usually they have none, and the launch waits
+     * for one kernel instead of two or more. */
+    size_t header = 16 + 4 * (size_t)(1 + v->plan->nlists);
+    bool early = check && rt.nlaunches > 1 && rt.words_offset == 16 && header <= CUDA_STREAM_READ_MAX;
+    uint32_t flag = 0;
     for (int i = 0; ok && i < rt.nlaunches; i++) {
         const plan_launch *pl = &rt.launches[i];
         /* the direct kernel first, plainly; the persistent ones after it as
@@ -228,14 +238,28 @@ static swage_status launch_segments(const swage_kernel *k, int device, void *str
         ok = cuda_launch_task(k, v->plan, &rt, records[pl->kernel], stream, pl->grid, args,
                               needs_scratch ? scratch : 0, numel, segments, check != 0,
                               i > 0 && v->plan->kernels[pl->kernel].kind != PLAN_KERNEL_DIRECT, &d);
+        if (ok && early && i == 0) {
+            _Alignas(16) unsigned char words[CUDA_STREAM_READ_MAX];
+            ok = cuda_stream_read(device, stream, scratch, words, header, &d);
+            bool work = false;
+            for (size_t at = 0; ok && at < header; at += 4) {
+                uint32_t w;
+                memcpy(&w, words + at, 4);
+                if (at == 16)
+                    flag = w;
+                work = work || w != 0;
+            }
+            if (ok && !work)
+                break;
+        }
     }
-    if (ok && check) {
-        uint32_t flag = 0;
+    if (ok && check && !early)
         ok = cuda_stream_read32(device, stream, scratch + rt.words_offset, &flag, &d);
-        if (ok && bad)
+    if (ok && check) {
+        if (bad)
             *bad = flag != 0;
         /* the error path only: a kept scratch gets its flag back to zero */
-        if (ok && flag && kept)
+        if (flag && kept)
             ok = cuda_memset32_async(device, stream, scratch + rt.words_offset, 0, 1, &d);
     }
     return ok ? SWAGE_OK : api_fail(error, &d);

@@ -127,7 +127,7 @@ static void warp_sync(seg_lowering *s)
 
 /* This warp's region of shared memory (after the reduction scratch, the
  * same for every sw.segmented_reduce, sw.segment_index and warp gather of
- * the function): n flag bytes, then n values of 4 bytes, n <= 512. Its
+ * the function): flag bytes, then values (REGION_BYTES). Its
  * addresses are made once, at the function's entry (they depend on the
  * thread only). Every user begins with a warp barrier, so that the reads
  * of the user before are done. */
@@ -138,7 +138,9 @@ typedef struct warp_region {
     seg_lowering entry; /* builds at the function's entry */
 } warp_region;
 
-enum { REGION_POSITIONS = 512, REGION_BYTES = 5 * REGION_POSITIONS };
+/* 512 flag bytes, then the values of 512 positions at a stride of V + 1
+ * words a lane (V = 16: 32 more) */
+enum { REGION_POSITIONS = 512, REGION_BYTES = 5 * REGION_POSITIONS + 4 * SIMT_WARP };
 
 static bool region_of(seg_lowering *s, ir_op *op, warp_region *r)
 {
@@ -172,6 +174,17 @@ static ir_value ends_before(seg_lowering *s, ir_value e, ir_value from, ir_value
     return sel(s, cmp(s, "eq", slot, kv(s, DT_I32, 0, 2)), widen(s, first, 2), widen(s, e0, 2));
 }
 
+/* The byte of flag position p (ne slots) in the region's flags: 4 (32
+ * ((p mod V) / 4) + p / V) + p mod 4 (lane l's word i is word 32 i + l). */
+static ir_value flag_byte(seg_lowering *s, ir_value p, int32_t v, int32_t logv, int32_t ne)
+{
+    ir_value word = bin(s, IR_ADD, bin(s, IR_MUL, bin(s, IR_SHR, bin(s, IR_AND, p, kv(s, DT_I32, v - 1, ne)),
+                                                      kv(s, DT_I32, 2, ne)),
+                                         kv(s, DT_I32, SIMT_WARP, ne)),
+                          bin(s, IR_SHR, p, kv(s, DT_I32, logv, ne)));
+    return bin(s, IR_ADD, bin(s, IR_MUL, word, kv(s, DT_I32, 4, ne)), bin(s, IR_AND, p, kv(s, DT_I32, 3, ne)));
+}
+
 /* V = 4, 8 or 16 slots a lane (positions V l .. V l + V - 1, the op's
  * lane-major order): tails marked in shared memory, a serial fold per
  * lane, one scan over the lanes, each segment's total read back from
@@ -187,24 +200,30 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     int32_t words = v / 4, logv = v == 4 ? 2 : v == 8 ? 3 : 4;
     ir_value lane = reg.lane, at = reg.at, values = reg.values;
     seg_lowering *h = &reg.entry;
-    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
-    ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v)));
+    /* lane l's flag word i (positions V l + 4 i .. + 3) is word 32 i + l:
+     * each access of the lanes' words hits 32 banks once */
+    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), lane);
+    /* position p's value is word p + p / V (lane l's at (V + 1) l + j: an
+     * odd stride, so the lanes' stores of one j hit 32 banks once) */
+    ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v + 1)));
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
     for (int i = 0; i < words; i++)
-        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), zero, IR_NO_VALUE);
     warp_sync(s);
     /* the flag before each segment's first position: lane k marks E[k-1] - 1
      * (E[-1] = S: what precedes the start is no segment's); the last
      * segment's end needs none (no one reads past it) */
     ir_value e_before = ends_before(s, e, from, lane, ne);
     ir_value one_e = kv(s, DT_I32, 1, ne), zero_e = kv(s, DT_I32, 0, ne);
-    smem_put(s, bin(s, IR_ADD, widen(s, at, ne), bin(s, IR_SUB, e_before, one_e)), kv(s, DT_I8, 1, ne),
+    /* the flag of position p = E[k-1] - 1 (flag_byte) */
+    ir_value p = bin(s, IR_SUB, e_before, one_e);
+    smem_put(s, bin(s, IR_ADD, widen(s, at, ne), flag_byte(s, p, v, logv, ne)), kv(s, DT_I8, 1, ne),
              cmp(s, "ge", e_before, one_e));
     warp_sync(s);
     ir_value w[4] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
     for (int i = 0; i < words; i++)
-        w[i] = smem_get(s, bin(s, IR_ADD, flag_words, c32(s, i)), DT_I32);
+        w[i] = smem_get(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), DT_I32);
     /* the serial fold: a run restarts after each tail */
     ir_value tail[16], r[16];
     for (int j = 0; j < v; j++) {
@@ -236,8 +255,8 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
      * carry into that lane when the segment starts before the lane */
     ir_value some = cmp(s, "gt", e, e_before);
     ir_value last = bin(s, IR_MAXIMUM, bin(s, IR_SUB, e, one_e), zero_e);
-    ir_value got = smem_get(s, bin(s, IR_ADD, widen(s, values, ne), last), dt);
     ir_value owner = bin(s, IR_SHR, last, kv(s, DT_I32, logv, ne));
+    ir_value got = smem_get(s, bin(s, IR_ADD, widen(s, values, ne), bin(s, IR_ADD, last, owner)), dt);
     ir_value in = from_lane(s, widen(s, carry, ne), owner);
     ir_value crosses = cmp(s, "lt", e_before, bin(s, IR_SHL, owner, kv(s, DT_I32, logv, ne)));
     got = sel(s, crosses, bin(s, s->combine, in, got), got);
@@ -326,14 +345,20 @@ bool ls_lower_segment_index(lowerer *lw, ir_op *op)
     int32_t words = v / 4;
     seg_lowering *h = &reg.entry;
     ir_value lane = reg.lane, at = reg.at;
-    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), bin(h, IR_MUL, lane, c32(h, words)));
-    /* this lane's positions' bytes: at + V lane + j in slot j (constants
-     * added to one register) */
-    ir_value first = bin(h, IR_ADD, at, bin(h, IR_MUL, lane, c32(h, v)));
+    /* sw.segmented_reduce's layout of the flags: position p's byte is
+     * 4 (32 ((p mod V) / 4) + p / V) + p mod 4, so lane l's word i is word
+     * 32 i + l (each access of the lanes' words hits 32 banks once); lane
+     * l's slot j at at + 4 l + 128 (j / 4) + j mod 4 (constants added to one
+     * register: simt.tile_index of the lane's own V slots is 0 .. V-1) */
+    ir_value flag_words = bin(h, IR_ADD, bin(h, IR_SHR, at, c32(h, 2)), lane);
+    ir_value first = bin(h, IR_ADD, at, bin(h, IR_MUL, lane, c32(h, 4)));
     ir_value slot = ls_emit(lw, op, IR_SIMT_TILE_INDEX, NULL, 0, ir_type_vec(DT_I32, v));
     ir_attr_set_int(m, ls_def_of(lw, slot), "len", ir_type_scalar(DT_I32), v);
     ir_attr_set_int(m, ls_def_of(lw, slot), "start", ir_type_scalar(DT_I32), 0);
-    ir_value mine = bin(s, IR_ADD, widen(s, first, v), slot);
+    ir_value slot_byte = bin(s, IR_OR, bin(s, IR_SHL, bin(s, IR_SHR, slot, kv(s, DT_I32, 2, v)), kv(s, DT_I32, 7, v)),
+                             bin(s, IR_AND, slot, kv(s, DT_I32, 3, v)));
+    ir_value mine = bin(s, IR_ADD, widen(s, first, v), slot_byte);
+    int32_t logv = v == 4 ? 2 : v == 8 ? 3 : 4;
     ir_value k = ls_tile_index(lw, op, segs);
     ir_value k2 = bin(s, IR_ADD, bin(s, IR_MUL, k, kv(s, DT_I32, 2, ne)), kv(s, DT_I32, 1, ne));
     ir_value is_last = cmp(s, "eq", k, kv(s, DT_I32, segs - 1, ne));
@@ -341,15 +366,15 @@ bool ls_lower_segment_index(lowerer *lw, ir_op *op)
     warp_sync(s); /* the reads of the op before (or the row before) are done */
     ir_value zero = c32(s, 0);
     for (int i = 0; i < words; i++)
-        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, i)), zero, IR_NO_VALUE);
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), zero, IR_NO_VALUE);
     warp_sync(s);
     ir_value e_before = ends_before(s, e, from, lane, ne);
     ir_value mark = bin(s, IR_ADD, k2, sel(s, skip, kv(s, DT_I32, 1, ne), kv(s, DT_I32, 0, ne)));
     ir_value at_e = widen(s, at, ne);
-    smem_put(s, bin(s, IR_ADD, at_e, e_before), ls_cast(lw, op, mark, ir_type_vec(DT_U8, ne)),
+    smem_put(s, bin(s, IR_ADD, at_e, flag_byte(s, e_before, v, logv, ne)), ls_cast(lw, op, mark, ir_type_vec(DT_U8, ne)),
              cmp(s, "gt", e, e_before));
     ir_value stop = bin(s, IR_AND, is_last, cmp(s, "lt", e, kv(s, DT_I32, n, ne)));
-    smem_put(s, bin(s, IR_ADD, at_e, e), kv(s, DT_U8, 2 * segs + 2, ne), stop);
+    smem_put(s, bin(s, IR_ADD, at_e, flag_byte(s, e, v, logv, ne)), kv(s, DT_U8, 2 * segs + 2, ne), stop);
     warp_sync(s);
     ir_value marks = ls_cast(lw, op, smem_get(s, mine, DT_U8), ir_type_vec(DT_I32, v));
     /* the largest mark at or before each slot: max is idempotent, so a slot

@@ -112,18 +112,27 @@ void plan_report(const plan_report_input *in, strbuf *out)
             sb_printf(out, " (%d segments each)", direct->tasks_per_program);
         sb_printf(out, ", on one tile up to %d", direct->tile);
     }
+    bool reachable = false; /* a list below the split's can hold a segment */
+    for (int c = 0; c <= info->nshapes && c < info->nlists; c++)
+        reachable = reachable || rt->caps[c] > 0;
     if (!direct->to_lists)
         sb_puts(out, "; longer segments are streamed\n");
     else if (rt->direct_max > direct->tile)
-        sb_printf(out, ", streamed up to %lld; longer segments go to lists\n", (long long)rt->direct_max);
+        sb_printf(out, ", streamed up to %lld; longer segments %s\n", (long long)rt->direct_max,
+                  reachable || rt->split_min == INT64_MAX ? "go to lists" : "are split");
     else
         sb_puts(out, "; longer segments go to lists\n");
     if (direct->to_lists) {
-        sb_puts(out, "  lists:");
-        for (int c = 0; c < info->nshapes; c++)
-            sb_printf(out, " %d", info->list_tile[c]);
-        sb_printf(out, " (one tile each), then streamed by a CTA up to %lld\n",
-                  (long long)(rt->split_min == INT64_MAX ? in->limit : rt->split_min));
+        if (!reachable && rt->split_min != INT64_MAX) {
+            sb_puts(out, "  lists: none reachable (the direct kernel keeps every segment up to the split "
+                         "threshold)\n");
+        } else {
+            sb_puts(out, "  lists:");
+            for (int c = 0; c < info->nshapes; c++)
+                sb_printf(out, " %d", info->list_tile[c]);
+            sb_printf(out, " (one tile each), then streamed by a CTA up to %lld\n",
+                      (long long)(rt->split_min == INT64_MAX ? in->limit : rt->split_min));
+        }
         int split = plan_split_kernel(info);
         if (rt->split_min != INT64_MAX && split >= 0 && info->kernels[split].kind == PLAN_KERNEL_LISTS)
             sb_printf(out, "  split: segments longer than %lld, in chunks of %lld (the last section of %s)\n",

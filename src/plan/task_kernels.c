@@ -86,13 +86,19 @@ enum { SLOT_BUDGET = 32, SUBWARP_SLOTS = 4, DIRECT_THREADS = 128 };
 enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
 /* AUTO's CTA streamer, for means of at least twice its tile (launch.c):
  * a CTA of 128 threads, 8 elements each (tiles of 1024), streaming a
- * segment of up to CTA_STREAM_TILES tiles in unmasked pairs; longer ones
- * go to the lists (and the split). The H200 measured sums over uniform
- * lengths of mean 4096 at 80% of copy on it against 52% on the half-warp
- * streamer, 16384 at 76% against 62%; at a mean of 1024 the half warps
- * were faster (72% against 58%): a task's fixed work (offsets, check,
- * the CTA's reduction) then outweighs its few elements a thread. */
-enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8, CTA_STREAM_TILES = 64 };
+ * segment in unmasked pairs up to the launch's split threshold (longer
+ * ones are split). The H200 measured sums over uniform lengths of mean
+ * 4096 at 80% of copy on it against 52% on the half-warp streamer, 16384
+ * at 76% against 62%; at a mean of 1024 the half warps were faster (72%
+ * against 58%): a task's fixed work (offsets, check, the CTA's
+ * reduction) then outweighs its few elements a thread. It had streamed
+ * up to 64 tiles and sent longer segments to the stream list; streaming
+ * them itself took uniform lengths of mean 2^16 from 68.5% to 73.6%
+ * (bench/results/variants-2026-12-02l-h200.txt, in a build whose direct
+ * streamers also let the lists kernel launch early, which changed nothing
+ * on the other lengths): the persistent lists kernel's CTAs ended on a
+ * long tail. */
+enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
 /* Tasks (segments) on each program of auto's one-element direct kernel
  * (emit_segment_tasks), and the most any kernel takes. The H200 measured
  * 2 against 1, 4 and 8 for every direct kernel in one run
@@ -399,8 +405,9 @@ static int64_t stream_max(const planner *pl, overflow over, plan_shape shape, bo
     int32_t block = plan_shape_block(shape);
     if (over != OVERFLOW_STREAM_THEN_LISTS)
         return block;
-    if (streamer && shape.group > 32) /* the CTA streamer: its tiles, from the first one's start */
-        return (int64_t)block * CTA_STREAM_TILES + block;
+    if (streamer && shape.group > 32) /* the CTA streamer: up to the split threshold (emit_overflow,
+                                         launch.c), whatever its length */
+        return INT32_MAX;
     if (streamer) /* what a warp of its threads streams, the lengths up to that whatever
                      their alignment (the span counts from the first tile's start) */
         return (int64_t)32 * shape.slots * DIRECT_STREAM_TILES + block;

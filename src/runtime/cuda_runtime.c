@@ -918,22 +918,23 @@ bool cuda_stream_synchronize(int device, void *stream, diag *d)
                  "waiting for stream %p of device %d", stream, device);
 }
 
-/* ---- a word read after a stream's work (a checked segment launch's flag) ----------------
+/* ---- bytes read after a stream's work (a checked segment launch's header) ----------------
  *
- * Pinned host words for cuda_stream_read32: one page from cuMemHostAlloc
+ * Pinned host memory for cuda_stream_read: one page from cuMemHostAlloc
  * (portable: pinned for every context), allocated on first use and kept
- * for the process, lent one word per read in progress (a read holds its
- * word only during the call). Without them (an old driver, or the page
- * could not be had) a read waits for the stream and copies synchronously. */
+ * for the process, lent PINNED_SLOT_BYTES per read in progress (a read
+ * holds its slot only during the call). Without it (an old driver, or the
+ * page could not be had) a read waits for the stream and copies
+ * synchronously. */
 
-enum { PINNED_WORDS = 1024, CU_MEMHOSTALLOC_PORTABLE = 1 };
+enum { PINNED_SLOTS = 32, CU_MEMHOSTALLOC_PORTABLE = 1 };
 static pthread_mutex_t pinned_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile uint32_t *pinned;  /* the page, or NULL */
-static bool pinned_failed;         /* cuMemHostAlloc failed once: not asked again */
-static int pinned_free[PINNED_WORDS];
+static volatile unsigned char *pinned; /* the page, or NULL */
+static bool pinned_failed;             /* cuMemHostAlloc failed once: not asked again */
+static int pinned_free[PINNED_SLOTS];
 static int pinned_nfree;
 
-/* A free pinned word's index, or -1; a context is current (the first call
+/* A free pinned slot's index, or -1; a context is current (the first call
  * allocates the page in it). */
 static int pinned_take(void)
 {
@@ -941,12 +942,12 @@ static int pinned_take(void)
     pthread_mutex_lock(&pinned_lock);
     if (!pinned && !pinned_failed) {
         void *host = NULL;
-        if (cu.MemHostAlloc(&host, PINNED_WORDS * sizeof(uint32_t), CU_MEMHOSTALLOC_PORTABLE) ==
+        if (cu.MemHostAlloc(&host, PINNED_SLOTS * CUDA_STREAM_READ_MAX, CU_MEMHOSTALLOC_PORTABLE) ==
                 CUDA_SUCCESS && host) {
             pinned = host;
-            for (int i = 0; i < PINNED_WORDS; i++)
-                pinned_free[i] = PINNED_WORDS - 1 - i;
-            pinned_nfree = PINNED_WORDS;
+            for (int i = 0; i < PINNED_SLOTS; i++)
+                pinned_free[i] = PINNED_SLOTS - 1 - i;
+            pinned_nfree = PINNED_SLOTS;
         } else {
             pinned_failed = true;
         }
@@ -964,8 +965,10 @@ static void pinned_give(int slot)
     pthread_mutex_unlock(&pinned_lock);
 }
 
-bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value, diag *d)
+bool cuda_stream_read(int device, void *stream, uint64_t ptr, void *out, size_t bytes, diag *d)
 {
+    if (bytes == 0 || bytes > CUDA_STREAM_READ_MAX)
+        sw_unreachable(d, "cuda_stream_read of %zu bytes (at most %d)", bytes, CUDA_STREAM_READ_MAX);
     const device_info *dev = device_get(device, d);
     if (!dev)
         return false;
@@ -976,21 +979,26 @@ bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value,
     CUresult r;
     if (slot >= 0) {
         /* queued behind the launch's kernels: one wait covers both */
-        r = cu.MemcpyDtoHAsync((void *)&pinned[slot], (CUdeviceptr)ptr, sizeof *value, (CUstream)stream);
+        volatile unsigned char *host = pinned + (size_t)slot * CUDA_STREAM_READ_MAX;
+        r = cu.MemcpyDtoHAsync((void *)host, (CUdeviceptr)ptr, bytes, (CUstream)stream);
         if (r != CUDA_SUCCESS)
-            fail_cu(d, r, "cuMemcpyDtoHAsync_v2", NULL, "copying %zu bytes from device %d", sizeof *value,
-                    device);
+            fail_cu(d, r, "cuMemcpyDtoHAsync_v2", NULL, "copying %zu bytes from device %d", bytes, device);
         else if ((r = cu.StreamSynchronize((CUstream)stream)) != CUDA_SUCCESS)
             fail_cu(d, r, "cuStreamSynchronize", NULL, "waiting for stream %p of device %d", stream, device);
         else
-            *value = pinned[slot];
+            memcpy(out, (const void *)host, bytes);
         pinned_give(slot);
     } else if ((r = cu.StreamSynchronize((CUstream)stream)) != CUDA_SUCCESS) {
         fail_cu(d, r, "cuStreamSynchronize", NULL, "waiting for stream %p of device %d", stream, device);
-    } else if ((r = cu.MemcpyDtoH(value, (CUdeviceptr)ptr, sizeof *value)) != CUDA_SUCCESS) {
-        fail_cu(d, r, "cuMemcpyDtoH_v2", NULL, "copying %zu bytes from device %d", sizeof *value, device);
+    } else if ((r = cu.MemcpyDtoH(out, (CUdeviceptr)ptr, bytes)) != CUDA_SUCCESS) {
+        fail_cu(d, r, "cuMemcpyDtoH_v2", NULL, "copying %zu bytes from device %d", bytes, device);
     }
     return (!pushed || pop(device, d)) && r == CUDA_SUCCESS;
+}
+
+bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value, diag *d)
+{
+    return cuda_stream_read(device, stream, ptr, value, sizeof *value, d);
 }
 
 int cuda_stream_capturing(int device, void *stream)

@@ -110,6 +110,9 @@ bool cuda_stream_synchronize(int device, void *stream, diag *d);
  * either entry point, a synchronisation and a synchronous copy. Errors of
  * the stream's earlier work surface here, as from any synchronisation. */
 bool cuda_stream_read32(int device, void *stream, uint64_t ptr, uint32_t *value, diag *d);
+/* The same for `bytes` (1 .. CUDA_STREAM_READ_MAX) bytes into out. */
+enum { CUDA_STREAM_READ_MAX = 128 };
+bool cuda_stream_read(int device, void *stream, uint64_t ptr, void *out, size_t bytes, diag *d);
 /* Whether `stream` of `device` is capturing a CUDA graph (cuStreamIsCapturing;
  * 0 when the driver lacks it); a failure of the query counts as capturing. */
 int cuda_stream_capturing(int device, void *stream);

@@ -11,6 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 
+import gpu_pairs  # noqa: E402  (test/gpu)
+
 import test_int_dtypes as cpu  # noqa: E402  (test/python: the kernels)
 import test_random as rnd  # noqa: E402
 
@@ -22,16 +24,8 @@ if not all(hasattr(torch, name) for name in ("uint16", "uint32", "uint64")):
 
 
 def run_both(kernel, arrays, scalars=None, constexprs=None):
-    """(cpu arrays, gpu arrays) after one launch on each, from the same inputs."""
-    constexprs = {"BLOCK": BLOCK} if constexprs is None else constexprs
-    scalars = scalars or {}
-    host = {k: v.copy() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(host, **scalars), constexprs=constexprs, grid=(1,),
-                  executor="semantic")
-    gpu = {k: torch.from_numpy(v.copy()).cuda() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(gpu, **scalars), constexprs=constexprs, grid=(1,))
-    torch.cuda.synchronize()
-    return host, {k: v.cpu().numpy() for k, v in gpu.items()}
+    """gpu_pairs.run_both on one program, BLOCK by default."""
+    return gpu_pairs.run_both(kernel, arrays, scalars, {"BLOCK": BLOCK} if constexprs is None else constexprs)
 
 
 def same(host, gpu, names=None):

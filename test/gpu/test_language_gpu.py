@@ -15,21 +15,13 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 
+from gpu_pairs import run_both  # noqa: E402  (test/gpu)
+
 import test_control_flow as cf  # noqa: E402  (test/python)
 import test_jit_calls as calls  # noqa: E402
 import test_constexpr_kinds as kinds  # noqa: E402
 import test_scans as scans  # noqa: E402
 import test_simt_differential as simt  # noqa: E402
-
-
-def run_both(kernel, arrays, scalars, constexprs, grid):
-    """(cpu arrays, gpu arrays) after one launch on each, from the same inputs."""
-    cpu = {k: v.copy() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(cpu, **scalars), constexprs=constexprs, grid=grid, executor="semantic")
-    gpu = {k: torch.from_numpy(v.copy()).cuda() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(gpu, **scalars), constexprs=constexprs, grid=grid)
-    torch.cuda.synchronize()
-    return cpu, {k: v.cpu().numpy() for k, v in gpu.items()}
 
 
 def same(cpu, gpu, rtol=0.0, atol=0.0):

@@ -13,18 +13,14 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 
+import gpu_pairs  # noqa: E402  (test/gpu)
+
 import test_scans_2d as ts  # noqa: E402  (test/python)
 
 
 def run_both(kernel, arrays, constexprs, grid=(1,), scalars=None, num_warps=None):
-    """(cpu arrays, gpu arrays) after one launch on each, from the same inputs."""
-    scalars = scalars or {}
-    cpu = {k: v.copy() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(cpu, **scalars), constexprs=constexprs, grid=grid, executor="semantic")
-    gpu = {k: torch.from_numpy(v.copy()).cuda() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(gpu, **scalars), constexprs=constexprs, grid=grid, num_warps=num_warps)
-    torch.cuda.synchronize()
-    return cpu, {k: v.cpu().numpy() for k, v in gpu.items()}
+    """gpu_pairs.run_both with the constexprs before the grid."""
+    return gpu_pairs.run_both(kernel, arrays, scalars, constexprs, grid, num_warps)
 
 
 def same(cpu, gpu):

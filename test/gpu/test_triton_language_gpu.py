@@ -32,16 +32,7 @@ torch = pytest.importorskip("torch", reason="the GPU suite needs PyTorch")
 import test_hints as hints  # noqa: E402  (test/python)
 import test_triton_language as tt  # noqa: E402
 from swage_testing import assert_close, assert_same, int_range, random_array  # noqa: E402
-
-
-def run_both(kernel, arrays, scalars, constexprs, grid):
-    """(cpu arrays, gpu arrays) after one launch on each, from the same inputs."""
-    cpu = {k: v.copy() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(cpu, **scalars), constexprs=constexprs, grid=grid, executor="semantic")
-    gpu = {k: torch.from_numpy(v.copy()).cuda() for k, v in arrays.items()}
-    kernel.launch(arguments=dict(gpu, **scalars), constexprs=constexprs, grid=grid)
-    torch.cuda.synchronize()
-    return cpu, {k: v.cpu().numpy() for k, v in gpu.items()}
+from gpu_pairs import run_both  # noqa: E402  (test/gpu)
 
 
 def same(cpu, gpu, seed=None):

@@ -15,6 +15,7 @@ segments; the plan's text; the errors of bad schedule arguments.
 """
 
 import os
+import re
 import sys
 
 import numpy as np
@@ -261,22 +262,32 @@ def test_one_element_kernel_runs_two_segments_a_program(rng, example, segments):
 
 
 @pytest.mark.parametrize("example", ["segmented_sum", "segmented_softmax", "weighted_sum"])
-def test_cta_streamer_streams_long_segments_and_lists_longer(rng, example):
+def test_cta_streamer_streams_up_to_the_split_threshold(rng, example):
     """From a mean of 2048 elements auto's direct kernel is the CTA
     streamer: a CTA of 128 threads per segment, tiles of 1024 streamed in
-    pairs up to 64 tiles plus one (66560 elements from the first tile's
-    start); longer segments go to the stream list. Lengths around each
-    boundary, at starts that are and are not multiples of the tile."""
+    pairs, every segment up to the launch's split threshold (no list is
+    reachable: the plan says so); a longer one is split. Lengths around
+    the tile's boundaries, past the 64 tiles it once stopped at, at starts
+    that are and are not multiples of the tile, and one segment of about
+    two fifths of the elements, which the CPU's split threshold (a quarter
+    of them) splits."""
     lengths = np.array([0, 1, 1023, 1024, 1025, 3, 2047, 2048, 2049, 4097, 0, 66559, 66560,
-                        66561, 70000, 5, 2048], dtype=np.int64)
+                        66561, 70000, 5, 2048, 200000], dtype=np.int64)
     inputs = sc.make_inputs(example, lengths, rng)
     arguments = _kernel_arguments(example, inputs)
     text = str(kernel(example).plan(arguments=arguments))
+    found = re.search(r"  split: segments longer than (\d+), in chunks of (\d+)", text)
+    assert found, text
+    threshold = int(found.group(1))
+    assert 70000 < threshold < 200000, text
     assert ("  direct: %s__direct_cta1024_stream, 128 threads per segment, on one tile up to 1024, "
-            "streamed up to 66560; longer segments go to lists" % example) in text, text
+            "streamed up to %d; longer segments are split" % (example, threshold)) in text, text
+    assert "  lists: none reachable (the direct kernel keeps every segment up to the split threshold)" in text
     rows = {r[0]: r for r in _plan_lines(text, "segments by policy (segments, elements, tasks):")}
-    # 66561 and 70000 always span more than 66560 from their first tile's start
-    assert "stream" in rows and 2 <= int(rows["stream"][-3]) <= 3, text
+    direct = "%s__direct_cta1024_stream" % example
+    assert set(rows) == {direct, "split"}, text
+    assert int(rows[direct][1]) == len(lengths) - 1 and int(rows["split"][1]) == 1, text
+    assert int(rows["split"][2]) == 200000, text
     check_schedule(example, inputs, "auto", "lengths %s" % list(lengths))
 
 

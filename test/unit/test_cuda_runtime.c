@@ -115,6 +115,10 @@ static void test_no_driver(void)
     CHECK(!cuda_stream_read32(0, NULL, 0x1000, &value, &d) && diag_failed(&d) && value == 5,
           "read32 without a driver");
     diag_clear(&d);
+    uint32_t words[4] = {5, 5, 5, 5};
+    CHECK(!cuda_stream_read(0, NULL, 0x1000, words, sizeof words, &d) && diag_failed(&d) && words[0] == 5,
+          "read without a driver");
+    diag_clear(&d);
 }
 
 /* Runs `check` in a child whose driver is $SWAGE_LIBCUDA=path (the driver
@@ -249,6 +253,16 @@ static void test_gpu(void)
         CHECK(cuda_launch(&ref, 0, NULL, grid, params, 3, &d) &&
                   cuda_stream_read32(0, NULL, buf + 4 * (N - 1 - i), &word, &d) && word == (uint32_t)(N - 1 - i) * 3,
               "read32: %u: %s", word, msg(&d));
+        diag_clear(&d);
+    }
+    /* several words at once (a checked launch's header), from a pinned slot */
+    {
+        uint32_t words[20] = {0};
+        CHECK(cuda_launch(&ref, 0, NULL, grid, params, 3, &d) &&
+                  cuda_stream_read(0, NULL, buf + 4 * 100, words, sizeof words, &d),
+              "read: %s", msg(&d));
+        for (int i = 0; i < 20; i++)
+            CHECK(words[i] == (uint32_t)(100 + i) * 3, "read: word %d is %u", i, words[i]);
         diag_clear(&d);
     }
 

@@ -81,6 +81,33 @@ enum { TEMPS = 16 };
  * unchanged; 2048 (32 registers, a few spilled) lost medium-uniform (68.3%
  * sums, 48.2% softmax). */
 enum { STREAMER_SM_THREADS = 1536 };
+/* The threads a persistent lists kernel asks ptxas to fit on one
+ * multiprocessor: 1024 holds its CTAs of 256 to 64 registers (a sum's
+ * took 73 unasked, three CTAs instead of four; a few bytes spill). On the
+ * H200, side by side (bench/results/variants-2026-12-02l-h200.txt):
+ * bimodal sums 62.5% -> 66.3% of the copy bandwidth, uniform lengths of
+ * mean 2^16 63.6% -> 68.5% and 2^20 49.3% -> 52.9% (their split chunks
+ * run in it); 1280 (48 registers, more spilled) lost everywhere, and so
+ * did the flat kernel at 64 or 48 registers (tiny-uniform sums 53.9% ->
+ * 51.7% and 43.8%). */
+enum { LISTS_SM_THREADS = 1024 };
+
+/* The CTAs a kernel asks ptxas to fit on one multiprocessor (0: none). */
+static long long min_ctas_per_sm(const ir_op *func, long long threads)
+{
+    const ir_attr *group = ir_attr_get(func, "sw.program_threads");
+    const ir_attr *task = ir_attr_get(func, "sw.task");
+    if (threads <= 0)
+        return 0;
+    if (ir_attr_get(func, "sw.stream_form") && group && group->kind == ATTR_INT && group->i <= 32 &&
+        threads <= STREAMER_SM_THREADS)
+        /* a sub-warp or warp streamer: its pairs of tiles in flight
+         * would otherwise take registers at the cost of occupancy */
+        return STREAMER_SM_THREADS / threads;
+    if (task && task->kind == ATTR_STR && strcmp(task->s, "lists") == 0 && threads <= LISTS_SM_THREADS)
+        return LISTS_SM_THREADS / threads;
+    return 0;
+}
 
 typedef struct expansion {
     ptx_emitter *e;
@@ -663,7 +690,11 @@ static bool emit_function(ptx_emitter *e, const ir_op *func, const ptx_target *t
          * memory, and lets the next one start its CTAs as soon as all of
          * its own have started. The direct kernels, a CTA per few
          * segments, are launched plainly: the two instructions cost their
-         * hundreds of thousands of CTAs more than the launch they save. */
+         * hundreds of thousands of CTAs more than the launch they save.
+         * Nor did a launch_dependents at the start of the streamers and
+         * the flat kernel help (the lists kernel's CTAs then start as the
+         * last direct ones do): medium-uniform sums 76.3% -> 76.2% of the
+         * copy bandwidth (bench/results/variants-2026-12-02l-h200.txt). */
         ptx_line(e, "griddepcontrol.wait;");
         ptx_line(e, "griddepcontrol.launch_dependents;");
     }
@@ -678,12 +709,9 @@ static bool emit_function(ptx_emitter *e, const ir_op *func, const ptx_target *t
         /* the entry; the module header is bound last, by ptx_emit_module */
         sb_printf(out, ".visible .entry %s(\n%s)\n", name, e->params.data ? e->params.data : "");
         sb_printf(out, ".maxntid %lld, 1, 1\n", (long long)threads->i);
-        const ir_attr *group = ir_attr_get(func, "sw.program_threads");
-        if (ir_attr_get(func, "sw.stream_form") && group && group->kind == ATTR_INT && group->i <= 32 &&
-            threads->i > 0 && threads->i <= STREAMER_SM_THREADS)
-            /* a sub-warp or warp streamer: its pairs of tiles in flight
-             * would otherwise take registers at the cost of occupancy */
-            sb_printf(out, ".minnctapersm %lld\n", (long long)(STREAMER_SM_THREADS / threads->i));
+        long long min_ctas = min_ctas_per_sm(func, (long long)threads->i);
+        if (min_ctas > 0)
+            sb_printf(out, ".minnctapersm %lld\n", min_ctas);
         sb_puts(out, "{\n");
         for (int c = 0; c < RC_COUNT; c++)
             if (e->nregs[c])

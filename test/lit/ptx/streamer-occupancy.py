@@ -2,9 +2,10 @@
 # Auto's sub-warp and warp streamers (direct kernels for segments of
 # several tiles, whose tasks keep two tiles in flight) ask ptxas for 12
 # CTAs of 128 threads a multiprocessor (.minnctapersm 12: at most 40
-# registers; docs/schedules.md). No other kernel carries the hint: not the
-# single-tile direct kernels, not the CTA streamer (a CTA a task: it would
-# spill), not the persistent lists, not a plain grid kernel.
+# registers; docs/schedules.md); the persistent lists kernels ask for 4 of
+# their 256 threads (64 registers). No other kernel carries the hint: not
+# the single-tile direct kernels, not the CTA streamer (a CTA a task: it
+# would spill), not a plain grid kernel.
 # RUN: %swage compile %s --kernel segment_total --signature 'values_ptr=*f32,offsets_ptr=*i32,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=ONE
 # RUN: %swage compile %s --kernel segment_softmax --signature 'values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=SOFT
 # RUN: %swage compile %s --kernel scale --signature 'x_ptr=*f32,n=i32' --emit=ptx | FileCheck %s --check-prefix=PLAIN
@@ -43,6 +44,7 @@ def scale(x_ptr, n, BLOCK: sl.constexpr = 128):
 # ONE-NEXT: {
 # ONE:      .entry segment_total__lists(
 # ONE:      .maxntid 256, 1, 1
+# ONE-NEXT: .minnctapersm 4
 # ONE-NEXT: {
 
 # SOFT:      .entry segment_softmax__direct_warp128_stream(

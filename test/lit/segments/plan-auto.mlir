@@ -85,12 +85,12 @@
 // CHECK-SAME:    sw.stream_form = "pairs"
 // CHECK-SAME:    sw.stream_max = 2112 : i32
 // The CTA streamer, for means of at least twice its tile: 128 threads of 8
-// elements, 64 tiles of 1024 (plus one: the span counts from the first
-// tile's start) in unmasked pairs; longer segments go to the lists.
+// elements, tiles of 1024 in unmasked pairs, up to the launch's split
+// threshold (the bound here is only int32's); longer segments are split.
 // CHECK-LABEL: func.func @segmented_sum__direct_cta1024_stream(
 // CHECK-SAME:    sw.block_threads = 128 : i32
 // CHECK-SAME:    sw.policy = "cta", sw.program_threads = 128 : i32
-// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_max = 66560 : i32, sw.task = "direct", sw.tile = 1024 : i32
+// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_max = 2147483647 : i32, sw.task = "direct", sw.tile = 1024 : i32
 // A list section: persistent, tasks t = program, program + programs, ... of list c.
 // CHECK-LABEL: func.func @segmented_sum__list0_subwarp4(
 // CHECK-SAME:    sw.list = 0 : i32
@@ -174,7 +174,7 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK-LABEL: func.func @segmented_softmax__direct_warp128_stream(
 // CHECK-SAME:    sw.stream_form = "pairs"
 // CHECK-LABEL: func.func @segmented_softmax__direct_cta1024_stream(
-// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_max = 66560 : i32
+// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_max = 2147483647 : i32
 // CHECK-LABEL: func.func @segmented_softmax__split0(
 // CHECK:             "sw.maximum"(%{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // CHECK:           }) : (i64, i64, i64, tensor<1024xf32>, tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>)
