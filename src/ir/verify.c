@@ -686,6 +686,7 @@ static bool check_level_op(verifier *v, const ir_op *op)
         case IR_HISTOGRAM:
         case IR_GATHER:
         case IR_SEGMENTED_REDUCE:
+        case IR_SEGMENT_INDEX:
         case IR_ATOMIC_RMW:
         case IR_ATOMIC_CAS:
         case IR_FENCE:
@@ -810,7 +811,8 @@ static bool check_types(verifier *v, const ir_op *op)
     case IR_REDUCE_FN:
     case IR_HISTOGRAM:
     case IR_GATHER:
-    case IR_SEGMENTED_REDUCE: return verify_scan_op(v, op);
+    case IR_SEGMENTED_REDUCE:
+    case IR_SEGMENT_INDEX: return verify_scan_op(v, op);
     case IR_SEGMENT_ID: return verify_segment_id(v, op);
     case IR_SEGMENT: return verify_segment(v, op);
     case IR_SEGMENT_LENGTH: return verify_segment_length(v, op);

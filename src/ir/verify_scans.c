@@ -164,6 +164,31 @@ static bool check_segmented_reduce(verifier *v, const ir_op *op)
     return true;
 }
 
+/* sw.segment_index (base, ends : tensor<S>, start, skip : tensor<Sxi1>) ->
+ * tensor<Nxi32>: positions of one integer type (i32 or i64) as
+ * sw.segmented_reduce's; N up to 128, or a multiple of 128. */
+static bool check_segment_index(verifier *v, const ir_op *op)
+{
+    char a[64], b[64];
+    ir_type base = operand_type(v, op, 0), ends = operand_type(v, op, 1), start = operand_type(v, op, 2);
+    ir_type skip = operand_type(v, op, 3), r = result_type(v, op, 0);
+    if (base.kind != TY_SCALAR || base.ptr_elem || (base.dtype != DT_I64 && base.dtype != DT_I32))
+        return fail(v, op, "'sw.segment_index' base type %s must be i64 or i32", TY(base, a));
+    if (start.kind != TY_SCALAR || start.ptr_elem || start.dtype != base.dtype)
+        return fail(v, op, "'sw.segment_index' start type %s must be the base's", TY(start, a));
+    if (!is_number_tile(ends) || ends.dtype != base.dtype)
+        return fail(v, op, "'sw.segment_index' ends type %s must be a 1-D tile of the base's type", TY(ends, a));
+    if (!is_number_tile(skip) || skip.dtype != DT_I1 || skip.len != ends.len)
+        return fail(v, op, "'sw.segment_index' skip type %s must be a 1-D tile of i1 in the ends' shape (%s)",
+                    TY(skip, a), TY(ends, b));
+    if (!is_number_tile(r) || r.dtype != DT_I32)
+        return fail(v, op, "'sw.segment_index' result type %s must be a 1-D tile of i32", TY(r, a));
+    if (r.len > 128 && r.len % 128)
+        return fail(v, op, "'sw.segment_index' result of %d elements: more than 128 must be a multiple of 128",
+                    (int)r.len);
+    return true;
+}
+
 bool verify_scan_op(verifier *v, const ir_op *op)
 {
     switch (op->kind) {
@@ -172,6 +197,7 @@ bool verify_scan_op(verifier *v, const ir_op *op)
     case IR_HISTOGRAM: return check_histogram(v, op);
     case IR_GATHER: return check_gather(v, op);
     case IR_SEGMENTED_REDUCE: return check_segmented_reduce(v, op);
+    case IR_SEGMENT_INDEX: return check_segment_index(v, op);
     default: return fail(v, op, "'%s' is not a scan op", name_of(op));
     }
 }

@@ -1258,7 +1258,11 @@ static bool lower_op(lowerer *lw, ir_op *op)
         if (ir_attr_get(op, "axis"))
             return ls_lower_reduce_fn_axis(lw, op);
         return lower_combine(lw, op);
-    case IR_GATHER: return lower_gather(lw, op);
+    case IR_GATHER:
+        if (lw->group == SIMT_WARP && lw->threads > lw->group && !ir_attr_get(op, "axis"))
+            return ls_lower_warp_gather(lw, op);
+        return lower_gather(lw, op);
+    case IR_SEGMENT_INDEX: return ls_lower_segment_index(lw, op);
     case IR_SEGMENTED_REDUCE: return ls_lower_segmented_reduce(lw, op);
     case IR_HISTOGRAM: return lower_histogram(lw, op);
     /* Retyped already; they mean the same slot by slot. */

@@ -136,6 +136,11 @@ ir_value ls_broadcast_back(const lowerer *lw, const ir_op *op);
 /* lower_simt_segmented.c: sw.segmented_reduce on a program of one warp
  * (registers and shuffles). False after reporting. */
 bool ls_lower_segmented_reduce(lowerer *lw, ir_op *op);
+/* sw.segment_index likewise (marks in shared memory, one scan over the
+ * lanes), and sw.gather (no axis) in a program of one warp of a CTA of
+ * several (through the warp's region of shared memory). */
+bool ls_lower_segment_index(lowerer *lw, ir_op *op);
+bool ls_lower_warp_gather(lowerer *lw, ir_op *op);
 /* Drops the sw.reshape ops ls_lower_shape_op kept (after the walk). */
 void ls_erase_reshapes(lowerer *lw, ir_block *b);
 

@@ -192,7 +192,7 @@ void task_emitter_init(task_emitter *e, const task_program *p, ir_builder b, ir_
     *e = (task_emitter){.p = p, .b = b, .map = map, .sid = IR_NO_VALUE, .start = IR_NO_VALUE,
                         .end = IR_NO_VALUE, .start32 = IR_NO_VALUE, .end32 = IR_NO_VALUE,
                         .base = IR_NO_VALUE, .rel = IR_NO_VALUE, .mask = IR_NO_VALUE,
-                        .lane_rel = IR_NO_VALUE};
+                        .lane_rel = IR_NO_VALUE, .store_mask = IR_NO_VALUE};
     e->tile_of = arena_alloc(p->m->ar, sizeof(ir_value) * nv);
     e->needed = arena_alloc(p->m->ar, nv);
 }
@@ -391,21 +391,22 @@ static void make_tile(task_emitter *e, const ir_op *op, int32_t block)
 }
 
 /* Marks the segment values stage k's roots need (a backward walk). */
-static void mark_needed(task_emitter *e, int32_t k)
+void task_stage_needs(const task_program *p, int32_t k, uint8_t *needed)
 {
-    const task_program *p = e->p;
-    memset(e->needed, 0, (size_t)p->nvalues);
+    memset(needed, 0, (size_t)p->nvalues);
     for (int i = p->nops - 1; i >= 0; i--) {
         const ir_op *op = p->ops[i];
         bool root = (p->cls[i] == TASK_REDUCE || p->cls[i] == TASK_STORE) && p->place[i] == k;
-        bool inner = p->cls[i] == TASK_SEGVAL && e->needed[op->results[0]];
+        bool inner = p->cls[i] == TASK_SEGVAL && needed[op->results[0]];
         if (!root && !inner)
             continue;
         for (int j = 0; j < op->noperands; j++)
             if (is_segval(p, op->operands[j]))
-                e->needed[op->operands[j]] = 1;
+                needed[op->operands[j]] = 1;
     }
 }
+
+static void mark_needed(task_emitter *e, int32_t k) { task_stage_needs(e->p, k, e->needed); }
 
 static const char *reduce_kind(const ir_op *op) { return ir_attr_get(op, "kind")->s; }
 
@@ -616,16 +617,25 @@ void task_emit_row(task_emitter *e, int32_t k, int32_t block, ir_value base, ir_
     build_index(e, base, block);
     mark_needed(e, k);
     for (int32_t v = 0; v < p->nvalues; v++)
-        e->tile_of[v] = IR_NO_VALUE;
+        e->tile_of[v] = e->preset ? e->preset[v] : IR_NO_VALUE;
     for (int i = 0; i < p->nops; i++)
-        if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
+        if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]] &&
+            e->tile_of[p->ops[i]->results[0]] == IR_NO_VALUE)
             make_tile(e, p->ops[i], block);
     for (int i = 0, a = 0; i < p->nops; i++) {
         const ir_op *op = p->ops[i];
-        if (p->cls[i] == TASK_SEGVAL && op->kind != IR_LOAD_SEGMENT && e->needed[op->results[0]])
-            make_tile(e, op, block);
-        else if (p->cls[i] == TASK_REDUCE && p->place[i] == k)
+        if (p->cls[i] == TASK_SEGVAL && op->kind != IR_LOAD_SEGMENT && e->needed[op->results[0]]) {
+            if (e->tile_of[op->results[0]] == IR_NO_VALUE)
+                make_tile(e, op, block);
+        } else if (p->cls[i] == TASK_REDUCE && p->place[i] == k) {
             vals[a++] = live_tile(e, op, block);
+        } else if (p->cls[i] == TASK_STORE && p->place[i] == k) {
+            ir_value mask = e->mask;
+            if (e->store_mask != IR_NO_VALUE)
+                e->mask = mask == IR_NO_VALUE ? e->store_mask : irb_binary(&e->b, IR_AND, mask, e->store_mask);
+            store_tile(e, op, block);
+            e->mask = mask;
+        }
     }
 }
 

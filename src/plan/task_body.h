@@ -82,6 +82,9 @@ typedef struct task_emitter {
                            (block / 32) t + 4 a + s */
     bool unmasked;      /* rows (task_emit_row) load every element: no mask */
     ir_value lane_rel;  /* with lane_major: task_lane_major_index made once (IR_NO_VALUE: here) */
+    ir_value *preset;   /* task_emit_row: [p->nvalues] segment values whose tile the caller made
+                           (IR_NO_VALUE elsewhere), or NULL */
+    ir_value store_mask;/* task_emit_row: an i1 tile and-ed into its stores' mask, or IR_NO_VALUE */
     /* private */
     ir_value *tile_of;  /* [p->nvalues] segment value -> its tile here */
     uint8_t *needed;    /* [p->nvalues] */
@@ -144,8 +147,11 @@ void task_emit_stage(task_emitter *e, int32_t k, int32_t block, ir_value *partia
 /* Stage k's segment values on one tile of `block` elements at `base` (i64),
  * masked to [start, end): for each reduction of stage k, in program order,
  * its operand in the accumulator dtype, the identity where masked off
- * (the flat kernel's rows, task_flat.c). Stage k stores nothing. */
+ * (the flat kernel's rows, task_flat.c); and stage k's stores, masked also
+ * by e->store_mask. The tiles of e->preset are taken as they are. */
 void task_emit_row(task_emitter *e, int32_t k, int32_t block, ir_value base, ir_value *vals);
+/* needed[v] = 1 for the segment values stage k's roots need ([p->nvalues]). */
+void task_stage_needs(const task_program *p, int32_t k, uint8_t *needed);
 /* Sets the result of reduction r (index into reduction_op) from its merged
  * accumulator value (the i1 fix-up and the cast of docs/simt.md). */
 void task_finish_reduction(task_emitter *e, int r, ir_value acc);

@@ -1,7 +1,9 @@
 /* task_flat.c - auto's flat direct kernel (docs/schedules.md, "The flat
  * kernel"): requires the planner's analysis of a segment program (task_
  * kernels.h); adds <kernel>__direct_flat before it when the program is one
- * the kernel runs, nothing otherwise.
+ * the kernel runs, nothing otherwise. This file has the window, the walk
+ * and the one-stage form; programs of several stages walk the rows once a
+ * stage (task_flat_stages.c).
  *
  * A program is a warp (CTAs of four) and runs a window of FLAT_SEGMENTS
  * consecutive segments: lane k holds segments s0 + 2k and s0 + 2k + 1
@@ -26,17 +28,15 @@
  * is not walked: the warp runs its segments one at a time as a warp's
  * tasks (one tile of 128, else streamed up to FLAT_WALK_MAX, else the
  * lists), which clamp each segment as the other kernels do. */
-#include "task_kernels.h"
+#include "task_flat.h"
 #include "../passes/passes.h"
 
 #include <stdint.h>
 #include <string.h>
 
-enum { FLAT_SEGMENTS = 64, FLAT_ROW = 512, FLAT_EDGE_ROW = 128, FLAT_THREADS = 128, FLAT_WALK_MAX = 1024, FLAT_TASK_TILE = 128 };
-
 /* ---- which programs ------------------------------------------------------------- */
 
-static bool is_param(const planner *pl, ir_value v)
+bool flat_is_param(const planner *pl, ir_value v)
 {
     const ir_block *params = ir_func_body(pl->p.func);
     for (int a = 0; a < params->nargs; a++)
@@ -45,15 +45,15 @@ static bool is_param(const planner *pl, ir_value v)
     return false;
 }
 
-static bool uniform_operand(const planner *pl, ir_value v)
+bool flat_uniform(const planner *pl, ir_value v)
 {
     const ir_op *def = pl->m->values[v].def;
-    return is_param(pl, v) || (def && def->kind == IR_CONSTANT);
+    return flat_is_param(pl, v) || (def && def->kind == IR_CONSTANT);
 }
 
 /* Scalar ops the epilogue runs one element a lane: no regions, and memory
  * only through sw.load / sw.store. */
-static bool lane_op(const ir_op *op)
+bool flat_lane_op(const ir_op *op)
 {
     if (op->nregions)
         return false;
@@ -61,7 +61,9 @@ static bool lane_op(const ir_op *op)
            (ir_ops[op->kind].flags & F_ELEM);
 }
 
-static bool flat_runs(const planner *pl)
+/* The one-stage form: reductions of 32-bit accumulators whose segment
+ * values depend on the loads and uniform scalars only, scalar work after. */
+static bool flat_one_stage_runs(const planner *pl)
 {
     const task_program *p = &pl->p;
     if (p->nstages != 1 || p->nreductions < 1 || !loads_from_params(pl))
@@ -80,12 +82,12 @@ static bool flat_runs(const planner *pl)
         case TASK_SEGVAL:
             for (int j = 0; j < op->noperands; j++)
                 if (ir_value_type(pl->m, op->operands[j]).kind != TY_SEGVAL && op->kind != IR_LOAD_SEGMENT &&
-                    !uniform_operand(pl, op->operands[j]))
+                    !flat_uniform(pl, op->operands[j]))
                     return false;
             break;
         case TASK_KEEP:
         case TASK_POST:
-            if (!lane_op(op))
+            if (!flat_lane_op(op))
                 return false;
             break;
         default: break;
@@ -94,28 +96,26 @@ static bool flat_runs(const planner *pl)
     return true;
 }
 
+static bool flat_runs(const planner *pl)
+{
+    return flat_one_stage_runs(pl) || flat_stages_run(pl);
+}
+
 /* ---- building ------------------------------------------------------------------ */
 
-typedef struct flat {
-    planner *pl;
-    ir_builder *b;
-    ir_value *lanes;   /* program value -> its tile of one element a lane */
-    ir_value run;      /* i1 tile: the lanes whose segment the walk ran */
-} flat;
-
-static ir_type lane_type(ir_type t)
+ir_type flat_lane_type(ir_type t)
 {
     if (t.kind == TY_PTR)
         return ir_type_ptr_tile((ir_dtype)t.dtype, FLAT_SEGMENTS);
     return ir_type_tile((ir_dtype)t.dtype, FLAT_SEGMENTS);
 }
 
-static ir_value lane_tile(flat *f, ir_value v)
+ir_value flat_lane_tile(flat *f, ir_value v)
 {
     if (v < f->pl->p.nvalues && f->lanes[v] != IR_NO_VALUE)
         return f->lanes[v];
     ir_value s = v < f->pl->p.nvalues && f->pl->map[v] != IR_NO_VALUE ? f->pl->map[v] : v;
-    return irb_splat(f->b, s, lane_type(ir_value_type(f->pl->m, s)));
+    return irb_splat(f->b, s, flat_lane_type(ir_value_type(f->pl->m, s)));
 }
 
 static bool has_lane_operand(const flat *f, const ir_op *op)
@@ -129,7 +129,7 @@ static bool has_lane_operand(const flat *f, const ir_op *op)
 /* One scalar op of the program for every lane: uniform ones (no lane
  * operand, no memory) once, as they are; the others as tiles, loads and
  * stores masked to the lanes that run. */
-static void lane_clone(flat *f, const ir_op *op)
+void flat_lane_clone(flat *f, const ir_op *op)
 {
     planner *pl = f->pl;
     ir_builder *b = f->b;
@@ -138,12 +138,12 @@ static void lane_clone(flat *f, const ir_op *op)
         irb_clone(b, op, pl->map, pl->p.nvalues);
         return;
     }
-    ir_value operands[3];
+    ir_value operands[3] = {IR_NO_VALUE, IR_NO_VALUE, IR_NO_VALUE};
     int n = op->noperands;
     for (int j = 0; j < n && j < 3; j++)
-        operands[j] = lane_tile(f, op->operands[j]);
+        operands[j] = flat_lane_tile(f, op->operands[j]);
     if (op->kind == IR_LOAD) {
-        ir_type t = lane_type(ir_value_type(pl->m, op->results[0]));
+        ir_type t = flat_lane_type(ir_value_type(pl->m, op->results[0]));
         ir_value mask = n > 1 ? irb_binary(b, IR_AND, operands[1], f->run) : f->run;
         ir_value other = n > 2 ? operands[2] : irb_const(b, t, ir_scalar_from_int((ir_dtype)t.dtype, 0));
         ir_value ops[3] = {operands[0], mask, other};
@@ -155,12 +155,32 @@ static void lane_clone(flat *f, const ir_op *op)
         irb_op(b, IR_STORE, ops, 3, NULL, 0, 0);
         return;
     }
-    ir_type t = lane_type(ir_value_type(pl->m, op->results[0]));
+    ir_type t = flat_lane_type(ir_value_type(pl->m, op->results[0]));
     ir_op *copy = irb_op(b, op->kind, operands, n, &t, 1, 0);
     for (int i = 0; i < op->nattrs; i++)
         if (strcmp(op->attrs[i].name, "stage"))
             ir_attr_set(pl->m, copy, &op->attrs[i]);
     f->lanes[op->results[0]] = copy->results[0];
+}
+
+void flat_init(flat *f, planner *pl, ir_builder *b, const flat_window *w)
+{
+    ir_module *m = pl->m;
+    *f = (flat){.pl = pl, .b = b};
+    f->lanes = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(pl->p.nvalues + 1));
+    for (int32_t v = 0; v < pl->p.nvalues; v++)
+        f->lanes[v] = IR_NO_VALUE;
+    f->run = irb_binary(b, IR_AND, w->valid, irb(b, IR_NOT, &w->longer, 1, ir_value_type(m, w->longer)));
+}
+
+void flat_lane_segment(flat *f, const flat_window *w, const ir_op *op)
+{
+    ir_builder *b = f->b;
+    ir_type t = flat_lane_type(ir_value_type(f->pl->m, op->results[0]));
+    if (op->kind == IR_SEGMENT_ID)
+        f->lanes[op->results[0]] = irb_cast(b, w->sid, t);
+    else
+        f->lanes[op->results[0]] = irb_cast(b, irb_binary(b, IR_SUB, w->ends, w->starts), t);
 }
 
 static ir_value tile32(ir_builder *b, ir_dtype dt, int64_t v)
@@ -244,27 +264,38 @@ static ir_value row_reduce(const task_program *p, ir_builder *b, int r, ir_value
     return part;
 }
 
-/* The walk over [W0, W1) in rows; returns each reduction's per-lane
- * accumulator. `ends` (i64 tile) are the lanes' segment ends, `starts`
- * their starts, `longer` the lanes left out of the walk, `next_long` the
- * first such lane's start (INT64_MAX: none). */
-static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_value limit, ir_value starts,
-                      ir_value ends, ir_value longer, ir_value next_long, ir_value *acc)
+/* The row's segment values: the walk's row function, or task_emit_row. */
+static void walk_row(flat_walk *walk, task_emitter *e, int32_t block, ir_value at, ir_value at32, ir_value ends32,
+                     ir_value w0_32, ir_value *vals)
+{
+    if (walk->row)
+        walk->row(walk, e, block, at, at32, ends32, w0_32, vals);
+    else
+        task_emit_row(e, walk->stage, block, at, vals);
+}
+
+/* The walk over [W0, W1) in rows for walk->stage; returns each of its
+ * reductions' per-lane accumulator. `ends` (i64 tile) are the lanes'
+ * segment ends, `starts` their starts, `longer` the lanes left out of the
+ * walk, `next_long` the first such lane's start (INT64_MAX: none). */
+void flat_emit_walk(planner *pl, ir_builder *b, const flat_window *w, flat_walk *walk, ir_value *acc)
 {
     task_program *p = &pl->p;
     ir_module *m = pl->m;
-    int nr = p->nreductions, ncarried = 5 + nr;
+    ir_value w0 = w->w0, w1 = w->w1, limit = w->limit, starts = w->starts, ends = w->ends, longer = w->longer;
+    int nr = walk->nr, ncarried = 5 + nr;
     ir_value *inits = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 1));
     ir_type *types = arena_alloc(m->ar, sizeof(ir_type) * (size_t)(ncarried + 1));
     ir_value first_row = irb_binary(b, IR_AND, w0, irb_int(b, DT_I64, -SEGMENT_ALIGN));
     inits[0] = irb_cmp(b, "lt", first_row, w1);
     inits[1] = first_row;
-    inits[2] = next_long;
+    inits[2] = w->next_long;
     for (int r = 0; r < nr; r++) {
-        const ir_op *op = p->ops[p->reduction_op[r]];
+        int ri = walk->reductions[r];
+        const ir_op *op = p->ops[p->reduction_op[ri]];
         ir_scalar id;
-        ir_eval_reduce_identity(ir_attr_get(op, "kind")->s, task_reduction_acc(p, r), &id);
-        inits[3 + r] = irb_const(b, ir_type_tile(task_reduction_acc(p, r), FLAT_SEGMENTS), id);
+        ir_eval_reduce_identity(ir_attr_get(op, "kind")->s, task_reduction_acc(p, ri), &id);
+        inits[3 + r] = irb_const(b, ir_type_tile(task_reduction_acc(p, ri), FLAT_SEGMENTS), id);
     }
     /* positions in 32 bits, relative to an origin: the first row, moved to
      * the row a jump lands on (between jumps the walk covers short segments
@@ -296,7 +327,7 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
     }
     ir_value row_end = irb_binary(&in, IR_ADD, row, irb_int(&in, DT_I64, FLAT_ROW));
     ir_op *whole = irb_if(&in, irb_cmp(&in, "le", row_end, limit), ptypes, nr);
-    ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
+    ir_value *vals = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
     ir_value *parts = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(nr + 1));
     {
         task_emitter e;
@@ -304,9 +335,9 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         e.lane_major = true;
         e.lane_rel = lane_rel;
         e.unmasked = true;
-        task_emit_row(&e, 0, FLAT_ROW, row, vals);
+        walk_row(walk, &e, FLAT_ROW, row, row32, ends32, w0_32, vals);
         for (int r = 0; r < nr; r++)
-            parts[r] = row_reduce(p, &e.b, r, vals[r], row32, ends32, w0_32);
+            parts[r] = row_reduce(p, &e.b, walk->reductions[r], vals[r], row32, ends32, w0_32);
         irb_yield(&e.b, parts, nr);
     }
     {
@@ -321,18 +352,18 @@ static void emit_walk(planner *pl, ir_builder *b, ir_value w0, ir_value w1, ir_v
         ir_value at32 = irb_binary(&e.b, IR_ADD, row32,
                                    irb_binary(&e.b, IR_MUL, sb->args[0], irb_int(&e.b, DT_I32, FLAT_EDGE_ROW)));
         e.start = irb_int(&e.b, DT_I64, 0), e.end = limit;
-        task_emit_row(&e, 0, FLAT_EDGE_ROW, at, vals);
+        walk_row(walk, &e, FLAT_EDGE_ROW, at, at32, ends32, w0_32, vals);
         for (int r = 0; r < nr; r++) {
-            const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+            const char *kind = ir_attr_get(p->ops[p->reduction_op[walk->reductions[r]]], "kind")->s;
             parts[r] = irb_binary(&e.b, ir_reduce_combine_op(kind), sb->args[1 + r],
-                                  row_reduce(p, &e.b, r, vals[r], at32, ends32, w0_32));
+                                  row_reduce(p, &e.b, walk->reductions[r], vals[r], at32, ends32, w0_32));
         }
         irb_yield(&e.b, parts, nr);
         irb_yield(&edge, sub->results, nr);
     }
     ir_value *yields = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(ncarried + 2));
     for (int r = 0; r < nr; r++) {
-        const char *kind = ir_attr_get(p->ops[p->reduction_op[r]], "kind")->s;
+        const char *kind = ir_attr_get(p->ops[p->reduction_op[walk->reductions[r]]], "kind")->s;
         yields[3 + r] = irb_binary(&in, ir_reduce_combine_op(kind), body->args[2 + r], whole->results[r]);
     }
     /* the next row; one that starts inside a segment left out of the walk
@@ -453,28 +484,32 @@ static void emit_window(planner *pl, ir_builder *b, ir_value pid32)
     ir_value w1_at = irb_binary(&in, IR_MINIMUM, irb_binary(&in, IR_ADD, s0, irb_int(&in, DT_I64, FLAT_SEGMENTS)),
                                 pl->segments);
     ir_value w1 = clamp(&in, i64_of(&in, irb_load_at(&in, offsets, w1_at)), limit, w0);
-    ir_value *acc = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
-    emit_walk(pl, &in, w0, w1, limit, starts, ends, longer, next_long, acc);
-    /* each lane's epilogue */
-    flat f = {.pl = pl, .b = &in};
-    f.lanes = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
-    for (int32_t v = 0; v < p->nvalues; v++)
-        f.lanes[v] = IR_NO_VALUE;
-    f.run = irb_binary(&in, IR_AND, valid, irb(&in, IR_NOT, &longer, 1, ir_value_type(m, longer)));
-    for (int i = 0, r = 0; i < p->nops; i++) {
-        const ir_op *op = p->ops[i];
-        switch (p->cls[i]) {
-        case TASK_ID: f.lanes[op->results[0]] = irb_cast(&in, sid, ir_type_tile(DT_I32, FLAT_SEGMENTS)); break;
-        case TASK_LENGTH:
-            f.lanes[op->results[0]] = irb_cast(&in, irb_binary(&in, IR_SUB, ends, starts),
-                                               lane_type(ir_value_type(m, op->results[0])));
-            break;
-        case TASK_REDUCE:
-            f.lanes[op->results[0]] = irb_cast(&in, acc[r++], lane_type(ir_value_type(m, op->results[0])));
-            break;
-        case TASK_KEEP:
-        case TASK_POST: lane_clone(&f, op); break;
-        default: break;
+    flat_window w = {.sid = sid, .valid = valid, .starts = starts, .ends = ends, .longer = longer,
+                     .next_long = next_long, .w0 = w0, .w1 = w1, .limit = limit};
+    if (p->nstages > 1) {
+        flat_emit_stages(pl, &in, &w);
+    } else {
+        ir_value *acc = arena_alloc(m->ar, sizeof(ir_value) * (size_t)(p->nreductions + 1));
+        int *all = arena_alloc(m->ar, sizeof(int) * (size_t)(p->nreductions + 1));
+        for (int r = 0; r < p->nreductions; r++)
+            all[r] = r;
+        flat_walk walk = {.stage = 0, .nr = p->nreductions, .reductions = all};
+        flat_emit_walk(pl, &in, &w, &walk, acc);
+        /* each lane's epilogue */
+        flat f;
+        flat_init(&f, pl, &in, &w);
+        for (int i = 0, r = 0; i < p->nops; i++) {
+            const ir_op *op = p->ops[i];
+            switch (p->cls[i]) {
+            case TASK_ID:
+            case TASK_LENGTH: flat_lane_segment(&f, &w, op); break;
+            case TASK_REDUCE:
+                f.lanes[op->results[0]] = irb_cast(&in, acc[r++], flat_lane_type(ir_value_type(m, op->results[0])));
+                break;
+            case TASK_KEEP:
+            case TASK_POST: flat_lane_clone(&f, op); break;
+            default: break;
+            }
         }
     }
     irb_yield(&in, NULL, 0);

@@ -1,12 +1,14 @@
-"""The flat direct kernel of one-stage segment programs (docs/schedules.md,
-"The flat kernel"), on the CPU SIMT executor against the float64
-reference: SWAGE_FLAT=1 forces it for every launch, over every
-distribution of segment_cases (empty segments, no segments, segments
-longer than the walk takes, which go to the lists), int32 and int64
-offsets, float32/float16/bfloat16, unsafe=True with bad offsets (clamped
-per segment as every kernel does) and the offsets check; where auto takes
-it by itself (means above 1 and up to 64) and where not (softmax, longer
-means, SWAGE_FLAT=0); its PTX assembled by ptxas.
+"""The flat direct kernel of segment programs (docs/schedules.md, "The
+flat kernel"), one-stage (sums, maxima, means) and of several stages
+(softmax, log-softmax, L2 normalisation: each stage walks the rows again),
+on the CPU SIMT executor against the float64 reference: SWAGE_FLAT=1
+forces it for every launch, over every distribution of segment_cases
+(empty segments, no segments, segments longer than the walk takes, which
+go to the lists), int32 and int64 offsets, float32/float16/bfloat16,
+segments all -inf, unsafe=True with bad offsets (clamped per segment as
+every kernel does) and the offsets check; where auto takes it by itself
+(means above 1 and up to 64) and where not (longer means, SWAGE_FLAT=0);
+its PTX assembled by ptxas.
 """
 
 import os
@@ -27,6 +29,8 @@ if EXAMPLES_DIR not in sys.path:
 from segment_examples import EXAMPLES, kernel  # noqa: E402
 
 ONE_STAGE = ("segmented_sum", "segmented_max", "segmented_mean", "weighted_sum")
+SEVERAL_STAGES = ("segmented_softmax", "segmented_log_softmax", "segmented_l2_normalise")
+FLAT_EXAMPLES = ONE_STAGE + SEVERAL_STAGES
 N = 1 << 13
 
 
@@ -55,7 +59,7 @@ def _run(example, inputs, **options):
 
 
 @pytest.mark.parametrize("distribution", sc.DISTRIBUTIONS)
-@pytest.mark.parametrize("example", ONE_STAGE)
+@pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_flat_on_every_distribution(flat_on, example, distribution, rng):
     lengths = sc.lengths(distribution, N, rng)
     inputs = sc.make_inputs(example, lengths, rng)
@@ -68,7 +72,7 @@ def test_flat_on_every_distribution(flat_on, example, distribution, rng):
 
 @pytest.mark.parametrize("dtype,offsets_dtype", [("float32", "int32"), ("float32", "int64"),
                                                  ("float16", "int64"), ("bfloat16", "int32")])
-@pytest.mark.parametrize("example", ONE_STAGE)
+@pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_flat_dtypes_offsets_and_long_segments(flat_on, example, dtype, offsets_dtype, rng):
     if dtype == "bfloat16":
         pytest.importorskip("ml_dtypes", reason="bfloat16 arrays need ml_dtypes")
@@ -89,7 +93,7 @@ def test_flat_dtypes_offsets_and_long_segments(flat_on, example, dtype, offsets_
 def test_flat_random_small_cases(flat_on, rng):
     for _ in range(8):
         lengths = sc.random_small_lengths(rng)
-        for example in ("segmented_sum", "segmented_max", "weighted_sum"):
+        for example in ("segmented_sum", "segmented_max", "weighted_sum", "segmented_softmax"):
             inputs = sc.make_inputs(example, lengths, rng)
             sc.check(example, _run(example, inputs), inputs, "random lengths %s" % list(lengths))
 
@@ -140,7 +144,7 @@ def _poisoned(example, lengths, rng, dtype="float32", offsets_dtype="int32", pad
 
 
 @pytest.mark.parametrize("case", sorted(ROW_CASES))
-@pytest.mark.parametrize("example", ONE_STAGE)
+@pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_flat_rows_of_512(flat_on, example, case, rng):
     for pad_before, pad_after in ((0, 0), (5, 3), (ROW - 2, ROW + 1), (130, 0)):
         inputs = _poisoned(example, ROW_CASES[case], rng, pad_before=pad_before, pad_after=pad_after)
@@ -155,7 +159,7 @@ def test_flat_rows_of_512(flat_on, example, case, rng):
 
 @pytest.mark.parametrize("dtype,offsets_dtype", [("float32", "int64"), ("float16", "int32"),
                                                  ("bfloat16", "int64")])
-@pytest.mark.parametrize("example", ONE_STAGE)
+@pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_flat_rows_of_512_dtypes(flat_on, example, dtype, offsets_dtype, rng):
     if dtype == "bfloat16":
         pytest.importorskip("ml_dtypes", reason="bfloat16 arrays need ml_dtypes")
@@ -172,7 +176,8 @@ def test_flat_rows_of_512_random(flat_on, rng):
         lengths = rng.choice([0, 1, 2, 15, 16, 17, 31, 33, 127, 128, 129, 511, 512, 513, 1023, 1024, 1025,
                               int(rng.integers(0, 40))], size=n)
         pads = [int(x) for x in rng.integers(0, 600, size=2)]
-        for example in ("segmented_sum", "segmented_max", "segmented_mean"):
+        for example in ("segmented_sum", "segmented_max", "segmented_mean", "segmented_softmax",
+                        "segmented_l2_normalise"):
             inputs = _poisoned(example, lengths, rng, pad_before=pads[0], pad_after=pads[1])
             sc.check(example, _run(example, inputs), inputs, "lengths %s pads %s" % (list(lengths), pads))
 
@@ -269,7 +274,7 @@ def test_flat_offsets_check_catches_bad_offsets(flat_on):
     ([32] * 63 + [2200], False),     # mean past 64: a warp's tile
     ([300, 900] * 8, False),
 ])
-@pytest.mark.parametrize("example", ONE_STAGE)
+@pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_auto_takes_the_flat_kernel_for_short_means(monkeypatch, example, lengths, flat, rng):
     monkeypatch.delenv("SWAGE_FLAT", raising=False)
     inputs = sc.make_inputs(example, np.array(lengths), rng)
@@ -281,15 +286,6 @@ def test_auto_takes_the_flat_kernel_for_short_means(monkeypatch, example, length
     assert _direct(example, inputs)[0] == example + "__direct_flat"
 
 
-@pytest.mark.parametrize("example", ["segmented_softmax", "segmented_l2_normalise"])
-def test_programs_of_several_stages_have_no_flat_kernel(flat_on, example, rng):
-    inputs = sc.make_inputs(example, sc.lengths("tiny-uniform", N, rng), rng)
-    direct, _ = _direct(example, inputs)
-    assert "flat" not in direct
-    assert "direct_flat" not in kernel(example).emit_ptx(
-        arguments=_arguments(example, inputs, sc.new_output(example, inputs)), sm=90)
-
-
 def _ptxas():
     found = shutil.which("ptxas")
     if not found and os.access("/usr/local/cuda/bin/ptxas", os.X_OK):
@@ -297,7 +293,7 @@ def _ptxas():
     return found
 
 
-@pytest.mark.parametrize("example", ONE_STAGE)
+@pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_flat_kernel_ptx_assembles(example, rng, tmp_path):
     inputs = sc.make_inputs(example, sc.lengths("tiny-uniform", 1 << 10, rng), rng)
     ptx = kernel(example).emit_ptx(arguments=_arguments(example, inputs, sc.new_output(example, inputs)),
@@ -316,3 +312,114 @@ def test_flat_kernel_ptx_assembles(example, rng, tmp_path):
         run = subprocess.run([ptxas, "-arch=sm_%d" % sm, str(path), "-o", str(tmp_path / "k.cubin")],
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
+
+
+# ---- programs of several stages ---------------------------------------------------
+
+
+@pytest.mark.parametrize("example", SEVERAL_STAGES)
+def test_flat_several_stages_infinities(monkeypatch, example, rng):
+    """Segments all -inf (NaN, as every kernel gives), partly -inf and with
+    +inf, among short ones and one the walk leaves to the lists: the same
+    result as the other kernels (SWAGE_FLAT=0), NaN where they have NaN."""
+    lengths = np.array([3, 0, 5, 17, 1, 2000, 9, 16, 0, 33, 4] * 12)
+    inputs = sc.make_inputs(example, lengths, rng)
+    x, offsets = inputs["values"], inputs["offsets"]
+    for s in range(0, len(lengths), 5):
+        x[offsets[s]:offsets[s + 1]] = -np.inf
+    for s in range(2, len(lengths), 7):
+        if lengths[s] > 1:
+            x[offsets[s]] = -np.inf
+    x[offsets[20] + 1] = np.inf
+    monkeypatch.setenv("SWAGE_FLAT", "1")
+    assert _direct(example, inputs)[0] == example + "__direct_flat"
+    flat = _run(example, inputs)
+    monkeypatch.setenv("SWAGE_FLAT", "0")
+    assert _direct(example, inputs)[0] != example + "__direct_flat"
+    other = _run(example, inputs)
+    assert np.array_equal(np.isnan(flat), np.isnan(other))
+    with np.errstate(invalid="ignore"):
+        finite = ~np.isnan(other)
+        np.testing.assert_allclose(flat[finite], other[finite], rtol=1e-5, atol=1e-6)
+    expected, scale = sc.reference(example, inputs)
+    segment_nan = np.isnan(expected) & ~np.isnan(flat)
+    assert not segment_nan.any()
+
+
+@pytest.mark.parametrize("offsets_dtype", [np.int32, np.int64])
+def test_flat_several_stages_unsafe_bad_offsets(flat_on, offsets_dtype, rng):
+    """A window whose offsets decrease runs its segments one at a time, each
+    clamped; the good windows around it are walked stage by stage and store
+    nothing outside their segments."""
+    n = 3000
+    values = rng.standard_normal(n).astype(np.float32)
+    offsets = list(range(0, 1200, 12)) + list(range(1200, 2900, 5)) + [2950, 5000, 10]
+    if offsets_dtype is np.int64:
+        offsets[-2] = 1 << 40
+    out = np.full(n, np.nan, np.float32)
+    kernel("segmented_softmax").launch(arguments={"values_ptr": values,
+                                                  "offsets_ptr": np.array(offsets, offsets_dtype),
+                                                  "output_ptr": out}, executor="simt", unsafe=True)
+    expected = np.full(n, np.nan)
+    for s, e in _clamped(offsets, n):
+        if e > s:
+            v = np.exp(values[s:e].astype(np.float64) - values[s:e].max())
+            expected[s:e] = v / v.sum()
+    assert np.array_equal(np.isnan(out), np.isnan(expected))
+    np.testing.assert_allclose(out[~np.isnan(out)], expected[~np.isnan(expected)], rtol=1e-5, atol=1e-7)
+
+
+def test_flat_several_stages_scalar_work_between_stages(monkeypatch, rng):
+    """Per-segment scalars of every kind reach the rows: the segment id and
+    length, scalar work after a stage (f16 arithmetic, casts), a stage that
+    stores only; the same results as the other kernels (SWAGE_FLAT=0) and
+    the float64 reference within float16's rounding of the scalar work."""
+    import swage as sw
+    import swage.language as sl
+
+    @sw.jit
+    def staged(values_ptr, offsets_ptr, output_ptr, sums_ptr):
+        sid = sl.segment_id(0)
+        segment = sl.segment(values_ptr, offsets_ptr, sid)
+        x = sl.load_segment(segment)
+        top = sl.max(x)
+        low = sl.min(x)
+        width = top - low + 1.0
+        n = sl.segment_length(segment)
+        centred = (x.to(sl.float32) - low.to(sl.float32)) / width.to(sl.float32)
+        total = sl.sum(centred * n.to(sl.float32))
+        sl.store(sums_ptr + sid, total + sid.to(sl.float32))
+        sl.store_segment(output_ptr, segment, (centred / total * sid.to(sl.float32)).to(sl.float16))
+
+    for _ in range(3):
+        lengths = rng.choice([0, 1, 2, 5, 16, 17, 40, 511, 513, 1500], size=int(rng.integers(1, 200)))
+        offsets = (np.concatenate([[0], np.cumsum(lengths)]) + 2).astype(np.int32)
+        values = rng.standard_normal(int(offsets[-1]) + 3).astype(np.float16)
+        got = {}
+        for flat in ("1", "0"):
+            monkeypatch.setenv("SWAGE_FLAT", flat)
+            out = np.full(len(values), np.nan, np.float16)
+            sums = np.full(len(lengths), np.nan, np.float32)
+            arguments = {"values_ptr": values, "offsets_ptr": offsets, "output_ptr": out, "sums_ptr": sums}
+            assert ("__direct_flat" in str(staged.plan(arguments=arguments))) == (flat == "1")
+            staged.launch(arguments=arguments, executor="simt")
+            got[flat] = out, sums
+        (out, sums), (out0, sums0) = got["1"], got["0"]
+        np.testing.assert_allclose(sums, sums0, rtol=1e-5)
+        assert np.array_equal(np.isnan(out), np.isnan(out0))
+        np.testing.assert_allclose(out.astype(np.float64), out0.astype(np.float64), rtol=2e-3, atol=1e-6,
+                                   equal_nan=True)
+        want_out = np.full(len(values), np.nan)
+        want_sums = np.zeros(len(lengths))
+        for s, (a, b) in enumerate(zip(offsets[:-1], offsets[1:])):
+            x = values[a:b].astype(np.float64)
+            want_sums[s] = s  # an empty segment's sum is 0
+            if b > a:
+                c = (x - x.min()) / (x.max() - x.min() + 1.0)
+                total = (c * (b - a)).sum()
+                want_sums[s] += total
+                with np.errstate(invalid="ignore"):
+                    want_out[a:b] = c / total * s
+        np.testing.assert_allclose(sums, want_sums, rtol=2e-3, atol=1e-3)
+        assert np.array_equal(np.isnan(out), np.isnan(want_out))
+        np.testing.assert_allclose(out.astype(np.float64), want_out, rtol=5e-3, atol=1e-3, equal_nan=True)

@@ -223,7 +223,7 @@ def test_plan_reports_every_segment_once(rng):
                                             "go to lists"),
 ])
 def test_direct_tasks_stream_what_their_group_can(monkeypatch, rng, example, distribution, direct):
-    monkeypatch.setenv("SWAGE_FLAT", "0")  # the sub-warp kernels (a sum's tiny segments: flat)
+    monkeypatch.setenv("SWAGE_FLAT", "0")  # the sub-warp kernels (tiny segments: flat)
     # The lengths from a fixed generator: the direct kernel follows the mean
     # (the first tile of at least twice it), and a random draw of tiny-uniform
     # lengths (mean 16.5) can pass 17 and take the next tile. The values stay

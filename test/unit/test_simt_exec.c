@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "backends/cpu/cpu_exec.h"
+#include "passes/passes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1059,6 +1060,164 @@ static void test_levels(void)
     arena_free(&ar);
 }
 
+/* ---- sw.segment_index and the warp gather ---------------------------------------------- */
+
+/* Four programs of one warp in a CTA of 128 (the flat kernels' layout):
+ * program p finds the segment of each of the N positions from base[p]
+ * among its 64 ends (ends[64 p ..], from start[p], skip flags), and gathers
+ * its segment's value (0 where none). */
+static const char segment_index_kernel[] =
+    "func.func @k(%ends_p: !sw.ptr<i32>, %skip_p: !sw.ptr<i32>, %vals_p: !sw.ptr<f32>, %pos_p: !sw.ptr<i32>,\n"
+    "             %idx_p: !sw.ptr<i32>, %got_p: !sw.ptr<f32>) attributes {sw.block_threads = 128 : i32, "
+    "sw.program_threads = 32 : i32} {\n"
+    "  %pid = \"sw.program_id\"() {axis = 0 : i32} : () -> i32\n"
+    "  %c64 = \"sw.constant\"() {value = 64 : i32} : () -> i32\n"
+    "  %first = \"sw.mul\"(%pid, %c64) : (i32, i32) -> i32\n"
+    "  %k = \"sw.arange\"() {start = 0 : i32, end = 64 : i32} : () -> tensor<64xi32>\n"
+    "  %fs = \"sw.splat\"(%first) : (i32) -> tensor<64xi32>\n"
+    "  %kk = \"sw.add\"(%k, %fs) : (tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>\n"
+    "  %ep = \"sw.splat\"(%ends_p) : (!sw.ptr<i32>) -> tensor<64x!sw.ptr<i32>>\n"
+    "  %epp = \"sw.addptr\"(%ep, %kk) : (tensor<64x!sw.ptr<i32>>, tensor<64xi32>) -> tensor<64x!sw.ptr<i32>>\n"
+    "  %ends = \"sw.load\"(%epp) : (tensor<64x!sw.ptr<i32>>) -> tensor<64xi32>\n"
+    "  %sp = \"sw.splat\"(%skip_p) : (!sw.ptr<i32>) -> tensor<64x!sw.ptr<i32>>\n"
+    "  %spp = \"sw.addptr\"(%sp, %kk) : (tensor<64x!sw.ptr<i32>>, tensor<64xi32>) -> tensor<64x!sw.ptr<i32>>\n"
+    "  %skipi = \"sw.load\"(%spp) : (tensor<64x!sw.ptr<i32>>) -> tensor<64xi32>\n"
+    "  %z64 = \"sw.constant\"() {value = 0 : i32} : () -> tensor<64xi32>\n"
+    "  %skip = \"sw.cmp\"(%skipi, %z64) {predicate = \"ne\"} : (tensor<64xi32>, tensor<64xi32>) -> tensor<64xi1>\n"
+    "  %vp = \"sw.splat\"(%vals_p) : (!sw.ptr<f32>) -> tensor<64x!sw.ptr<f32>>\n"
+    "  %vpp = \"sw.addptr\"(%vp, %kk) : (tensor<64x!sw.ptr<f32>>, tensor<64xi32>) -> tensor<64x!sw.ptr<f32>>\n"
+    "  %vals = \"sw.load\"(%vpp) : (tensor<64x!sw.ptr<f32>>) -> tensor<64xf32>\n"
+    "  %c2 = \"sw.constant\"() {value = 2 : i32} : () -> i32\n"
+    "  %two = \"sw.mul\"(%pid, %c2) : (i32, i32) -> i32\n"
+    "  %bp = \"sw.addptr\"(%pos_p, %two) : (!sw.ptr<i32>, i32) -> !sw.ptr<i32>\n"
+    "  %base = \"sw.load\"(%bp) : (!sw.ptr<i32>) -> i32\n"
+    "  %c1 = \"sw.constant\"() {value = 1 : i32} : () -> i32\n"
+    "  %two1 = \"sw.add\"(%two, %c1) : (i32, i32) -> i32\n"
+    "  %stp = \"sw.addptr\"(%pos_p, %two1) : (!sw.ptr<i32>, i32) -> !sw.ptr<i32>\n"
+    "  %start = \"sw.load\"(%stp) : (!sw.ptr<i32>) -> i32\n"
+    "  %idx = \"sw.segment_index\"(%base, %ends, %start, %skip) : (i32, tensor<64xi32>, i32, tensor<64xi1>) -> "
+    "tensor<NNNxi32>\n"
+    "  %zero = \"sw.constant\"() {value = 0 : i32} : () -> tensor<NNNxi32>\n"
+    "  %safe = \"sw.maximum\"(%idx, %zero) : (tensor<NNNxi32>, tensor<NNNxi32>) -> tensor<NNNxi32>\n"
+    "  %got = \"sw.gather\"(%vals, %safe) : (tensor<64xf32>, tensor<NNNxi32>) -> tensor<NNNxf32>\n"
+    "  %cn = \"sw.constant\"() {value = NNN : i32} : () -> i32\n"
+    "  %at = \"sw.mul\"(%pid, %cn) : (i32, i32) -> i32\n"
+    "  %ats = \"sw.splat\"(%at) : (i32) -> tensor<NNNxi32>\n"
+    "  %i = \"sw.arange\"() {start = 0 : i32, end = NNN : i32} : () -> tensor<NNNxi32>\n"
+    "  %ii = \"sw.add\"(%i, %ats) : (tensor<NNNxi32>, tensor<NNNxi32>) -> tensor<NNNxi32>\n"
+    "  %ip = \"sw.splat\"(%idx_p) : (!sw.ptr<i32>) -> tensor<NNNx!sw.ptr<i32>>\n"
+    "  %ipp = \"sw.addptr\"(%ip, %ii) : (tensor<NNNx!sw.ptr<i32>>, tensor<NNNxi32>) -> tensor<NNNx!sw.ptr<i32>>\n"
+    "  \"sw.store\"(%ipp, %idx) : (tensor<NNNx!sw.ptr<i32>>, tensor<NNNxi32>) -> ()\n"
+    "  %gp = \"sw.splat\"(%got_p) : (!sw.ptr<f32>) -> tensor<NNNx!sw.ptr<f32>>\n"
+    "  %gpp = \"sw.addptr\"(%gp, %ii) : (tensor<NNNx!sw.ptr<f32>>, tensor<NNNxi32>) -> tensor<NNNx!sw.ptr<f32>>\n"
+    "  \"sw.store\"(%gpp, %got) : (tensor<NNNx!sw.ptr<f32>>, tensor<NNNxf32>) -> ()\n"
+    "  \"func.return\"() : () -> ()\n"
+    "}\n";
+
+/* The kernel's text for rows of n (NNN replaced). */
+static char *segment_index_text(int n)
+{
+    size_t size = sizeof segment_index_kernel + 256;
+    char *out = malloc(size), *w = out;
+    char num[16];
+    snprintf(num, sizeof num, "%d", n);
+    for (const char *r = segment_index_kernel; *r;) {
+        if (!strncmp(r, "NNN", 3)) {
+            w += sprintf(w, "%s", num);
+            r += 3;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = 0;
+    return out;
+}
+
+/* Runs it on the semantic executor (lower = false: 4 programs) or lowered
+ * by lower-simt on the SIMT executor (one CTA of four warps). */
+static bool run_segment_index(const char *text, bool lower, cpu_arg *args, diag *d)
+{
+    arena ar;
+    arena_init(&ar);
+    source_file src = {"segment_index.mlir", text, strlen(text), 1};
+    diag pd;
+    diag_init(&pd);
+    ir_module *m = ir_parse_module(&ar, &src, &pd);
+    bool ok = m && ir_verify(m, &pd) && (!lower || (pass_lower_simt(m, &pd) && ir_verify(m, &pd)));
+    CHECK(ok, "segment_index kernel: %s", pd.rendered ? pd.rendered : pd.message ? pd.message : "?");
+    if (ok) {
+        int64_t grid[3] = {lower ? 1 : 4, 1, 1};
+        ok = lower ? cpu_simt_launch(m, grid, args, 6, d) : cpu_exec_launch(m, grid, args, 6, d);
+    }
+    diag_clear(&pd);
+    arena_free(&ar);
+    return ok;
+}
+
+static void test_segment_index(void)
+{
+    enum { P = 4, S = 64 };
+    for (int n = 128; n <= 512; n *= 4) {
+        char *text = segment_index_text(n);
+        for (int round = 0; round < 20; round++) {
+            int32_t ends[P * S], skip[P * S], pos[2 * P];
+            float vals[P * S];
+            int32_t *want = malloc(sizeof(int32_t) * P * (size_t)n);
+            for (int p = 0; p < P; p++) {
+                /* segments of 0 .. 40 (some long), from a start around the row's */
+                int32_t start = (int32_t)(rng() % 600) - 300, at = start;
+                pos[2 * p] = (int32_t)(rng() % 400) - 200;
+                pos[2 * p + 1] = start;
+                for (int k = 0; k < S; k++) {
+                    int r = (int)(rng() % 10);
+                    at += r < 3 ? 0 : r < 9 ? (int32_t)(rng() % 17) : (int32_t)(rng() % 200);
+                    ends[S * p + k] = at;
+                    skip[S * p + k] = rng() % 7 == 0;
+                    vals[S * p + k] = (float)(S * p + k) + 0.5f;
+                }
+                for (int i = 0; i < n; i++) {
+                    /* element i = 128 a + 4 t + s at position (n / 32) t + 4 a + s */
+                    int a = i / 128, t = (i % 128) / 4, s4 = i % 4;
+                    int32_t q = pos[2 * p] + (n > 128 ? (n / 32) * t + 4 * a + s4 : i);
+                    int32_t lo = start, seg = -1;
+                    for (int k = 0; k < S && seg < 0; k++) {
+                        if (q >= lo && q < ends[S * p + k])
+                            seg = skip[S * p + k] ? -2 : k;
+                        lo = ends[S * p + k];
+                    }
+                    want[n * p + i] = seg < 0 ? -1 : seg;
+                }
+            }
+            for (int lower = 0; lower < 2; lower++) {
+                int32_t *idx = calloc((size_t)(P * n), sizeof(int32_t));
+                float *got = calloc((size_t)(P * n), sizeof(float));
+                cpu_arg args[6] = {buf(ends, P * S), buf(skip, P * S), buf(vals, P * S), buf(pos, 2 * P),
+                                   buf(idx, P * n), buf(got, P * n)};
+                diag d;
+                diag_init(&d);
+                bool ok = run_segment_index(text, lower, args, &d);
+                CHECK(ok, "segment_index (%s, n %d): %s", lower ? "simt" : "semantic", n,
+                      d.message ? d.message : "?");
+                diag_clear(&d);
+                int bad = -1;
+                for (int i = 0; ok && i < P * n && bad < 0; i++) {
+                    int p = i / n;
+                    float expect = want[i] < 0 ? vals[S * p] : vals[S * p + want[i]];
+                    if (idx[i] != want[i] || got[i] != expect)
+                        bad = i;
+                }
+                CHECK(bad < 0, "segment_index (%s, n %d, round %d): element %d: index %d, expected %d",
+                      lower ? "simt" : "semantic", n, round, bad, bad >= 0 ? idx[bad] : 0,
+                      bad >= 0 ? want[bad] : 0);
+                free(idx);
+                free(got);
+            }
+            free(want);
+        }
+        free(text);
+    }
+}
+
 int main(void)
 {
     test_vector_add();
@@ -1071,6 +1230,7 @@ int main(void)
     test_shared_memory();
     test_vreduce();
     test_levels();
+    test_segment_index();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

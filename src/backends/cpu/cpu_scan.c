@@ -13,7 +13,7 @@ enum { MAX_COMBINED = 16 }; /* operands of one scan or reduction */
 bool cpu_is_scan_op(ir_op_kind kind)
 {
     return kind == IR_SCAN || kind == IR_REDUCE_FN || kind == IR_HISTOGRAM || kind == IR_GATHER ||
-           kind == IR_SEGMENTED_REDUCE;
+           kind == IR_SEGMENTED_REDUCE || kind == IR_SEGMENT_INDEX;
 }
 
 bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
@@ -87,6 +87,13 @@ bool cpu_scan_check_op(cpu_ctx *c, const ir_op *op)
             cpu_dtype(c, o[2]) != cpu_dtype(c, o[1]) || cpu_dtype(c, o[3]) != cpu_dtype(c, o[1]) ||
             cpu_slots(c, o[2]) != cpu_slots(c, op->results[0]) || cpu_dtype(c, o[0]) != cpu_dtype(c, op->results[0]))
             return cpu_internal(c, op, "expects (x, base, ends, start: i64 or i32) -> x's dtype in the ends' shape");
+        return true;
+    case IR_SEGMENT_INDEX:
+        if (no != 4 || (cpu_dtype(c, o[0]) != DT_I64 && cpu_dtype(c, o[0]) != DT_I32) ||
+            cpu_dtype(c, o[1]) != cpu_dtype(c, o[0]) || cpu_dtype(c, o[2]) != cpu_dtype(c, o[0]) ||
+            cpu_dtype(c, o[3]) != DT_I1 || cpu_slots(c, o[3]) != cpu_slots(c, o[1]) ||
+            cpu_dtype(c, op->results[0]) != DT_I32)
+            return cpu_internal(c, op, "expects (base, ends, start: i64 or i32, skip: i1 in the ends' shape) -> i32");
         return true;
     default: return cpu_internal(c, op, "not a scan op");
     }
@@ -268,6 +275,26 @@ static bool exec_segmented_reduce(cpu_ctx *c, const ir_op *op)
     return true;
 }
 
+/* sw.segment_index: for each position of the row, the segment k whose
+ * [ends[k-1], ends[k]) (ends[-1] = start) holds it, -1 when skip[k] or
+ * none does. */
+static bool exec_segment_index(cpu_ctx *c, const ir_op *op)
+{
+    int32_t n = cpu_slots(c, op->results[0]), s = cpu_slots(c, op->operands[1]);
+    const ir_scalar *ends = cpu_vals(c, op->operands[1]), *skip = cpu_vals(c, op->operands[3]);
+    int64_t base = cpu_vals(c, op->operands[0])[0].i, lo = cpu_vals(c, op->operands[2])[0].i;
+    ir_scalar *o = cpu_vals(c, op->results[0]);
+    for (int32_t i = 0; i < n; i++)
+        o[i].i = -1;
+    for (int32_t k = 0; k < s; k++) {
+        int64_t hi = ends[k].i;
+        for (int64_t p = lo > base ? lo : base; p < hi && p - base < n; p++)
+            o[segmented_element(p - base, n)].i = skip[k].i ? -1 : k;
+        lo = hi > lo ? hi : lo;
+    }
+    return true;
+}
+
 bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op)
 {
     switch (op->kind) {
@@ -276,6 +303,7 @@ bool cpu_scan_exec_op(cpu_ctx *c, const ir_op *op)
     case IR_HISTOGRAM: return exec_histogram(c, op);
     case IR_GATHER: return exec_gather(c, op);
     case IR_SEGMENTED_REDUCE: return exec_segmented_reduce(c, op);
+    case IR_SEGMENT_INDEX: return exec_segment_index(c, op);
     default: return cpu_internal(c, op, "not a scan op");
     }
 }
