@@ -110,6 +110,7 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->program_threads = (int32_t)int_attr(f, "sw.program_threads", k->block_threads);
         k->tasks_per_program = (int32_t)int_attr(f, "sw.tasks_per_program", 1);
         k->flat_row = (int32_t)int_attr(f, "sw.flat_row", 4 * k->program_threads);
+        k->stages = (int32_t)int_attr(f, "sw.flat_stages", 1);
         if (k->tasks_per_program < 1)
             k->tasks_per_program = 1;
         for (const char *l = str_attr(f, "sw.lists"); l && *l;) {
@@ -184,8 +185,11 @@ static int choose_direct(const plan_info *info, const plan_sizes *sz)
             flat = k;
     if (flat >= 0) {
         const char *knob = getenv("SWAGE_FLAT");
+        /* auto: a one-stage program's only; that of several stages lost to
+         * the sub-warp kernels on the H200 (docs/schedules.md) */
         bool take = knob && *knob ? strcmp(knob, "0") != 0
-                                  : sz->limit > sz->segments && mean <= PLAN_FLAT_MEAN_MAX;
+                                  : info->kernels[flat].stages == 1 && sz->limit > sz->segments &&
+                                        mean <= PLAN_FLAT_MEAN_MAX;
         if (take)
             return flat;
     }

@@ -34,6 +34,7 @@ typedef struct plan_kernel {
     int32_t program_threads; /* threads per task */
     int32_t tasks_per_program; /* direct: segments each program runs (1 or more) */
     int32_t flat_row;        /* flat: elements a row of its walk */
+    int32_t stages;          /* flat: the program's stages (auto takes it for one) */
 } plan_kernel;
 
 /* What every kernel's hidden parameter i (after the program's runtime

@@ -124,8 +124,8 @@ void plan_report(const plan_report_input *in, strbuf *out)
         sb_puts(out, "; longer segments go to lists\n");
     if (direct->to_lists) {
         if (!reachable && rt->split_min != INT64_MAX) {
-            sb_puts(out, "  lists: none reachable (the direct kernel keeps every segment up to the split "
-                         "threshold)\n");
+            sb_puts(out, "  lists: none reachable (no segment of these buffers is longer than what the direct "
+                         "kernel keeps and not split)\n");
         } else {
             sb_puts(out, "  lists:");
             for (int c = 0; c < info->nshapes; c++)

@@ -537,6 +537,7 @@ void plan_build_flat(planner *pl)
     set_int(pl, "sw.stream_max", FLAT_WALK_MAX);
     set_int(pl, "sw.tasks_per_program", FLAT_SEGMENTS);
     set_int(pl, "sw.flat_row", FLAT_ROW);
+    set_int(pl, "sw.flat_stages", pl->p.nstages);
     ir_builder b = kernel_body(pl);
     ir_value pid = irb(&b, IR_PROGRAM_ID, NULL, 0, ir_type_scalar(DT_I32));
     ir_attr_set_int(pl->m, pl->m->values[pid].def, "axis", ir_type_scalar(DT_I32), 0);

@@ -276,10 +276,13 @@ def test_flat_offsets_check_catches_bad_offsets(flat_on):
 ])
 @pytest.mark.parametrize("example", FLAT_EXAMPLES)
 def test_auto_takes_the_flat_kernel_for_short_means(monkeypatch, example, lengths, flat, rng):
+    """Auto takes the flat kernel of a one-stage program for means in
+    (1, 64]; never that of a program of several stages (slower than the
+    sub-warp kernels on the H200), which SWAGE_FLAT=1 still forces."""
     monkeypatch.delenv("SWAGE_FLAT", raising=False)
     inputs = sc.make_inputs(example, np.array(lengths), rng)
     direct, text = _direct(example, inputs)
-    assert (direct == example + "__direct_flat") == flat, text
+    assert (direct == example + "__direct_flat") == (flat and example in ONE_STAGE), text
     monkeypatch.setenv("SWAGE_FLAT", "0")
     assert _direct(example, inputs)[0] != example + "__direct_flat"
     monkeypatch.setenv("SWAGE_FLAT", "1")
