@@ -28,8 +28,11 @@
  *                 in one fma
  *   sinh cosh     |x| < 1: sinh's Taylor series to x^19; otherwise
  *   tanh          (E + E/(E + 1))/2 with E = expm1|x|, (e^|x| + e^-|x|)/2,
- *                 and beyond 709 (e^(|x|/2) / 2) e^(|x|/2) so that nothing
- *                 overflows early; tanh: -E/(E + 2) with E = expm1(-2|x|)
+ *                 and beyond 709 e^(|x| - 1) (e/2) (|x| - 1 is exact;
+ *                 e/2 in two parts, one fma) so that nothing overflows
+ *                 early, to one exp's error and a rounding (the square
+ *                 of e^(|x|/2) it replaces doubled the exp's error: 2.54
+ *                 ulp was seen for cosh near 709); tanh: -E/(E + 2) with E = expm1(-2|x|)
  *                 below 1, 1 - 2/(expm1(2|x|) + 2) above, 1 from 22
  *   log1p         u = 1 + x, log(u) x / (u - 1) (Goldberg, "What every
  *                 computer scientist should know about floating-point
@@ -69,6 +72,10 @@
  * them on this very PTX (an interpreter of the instructions it uses). */
 #include "ptx_internal.h"
 #include "ptx_f64.h"
+
+/* e/2 = F64_HALF_E_HI + F64_HALF_E_LO to about 2^-106 (sinh and cosh beyond 709) */
+#define F64_HALF_E_HI "0d3FF5BF0A8B145769"
+#define F64_HALF_E_LO "0d3C94D57EE2B1013A"
 
 #define F64_M_ONE "0dBFF0000000000000"
 #define F64_THREE "0d4008000000000000"
@@ -203,7 +210,7 @@ static ptx_reg f_log1p_op(ptx_emitter *e, const ptx_reg *x) { return f_log1p(e, 
 static ptx_reg f_sinh(ptx_emitter *e, const ptx_reg *x)
 {
     ptx_reg a = f_abs(e, x[0]);
-    ptx_reg big = f_exp(e, step(e, "mul.rn.f64 $d, $a, " F64_HALF ";", a, 0, 0));
+    ptx_reg big = f_exp(e, step(e, "sub.rn.f64 $d, $a, " F64_ONE ";", a, 0, 0));
     return step(e, "abs.f64 $e0, $a; mul.rn.f64 $e1, $a, $a; mov.f64 $e2, 0d3C62F49B46814157;"
                    "fma.rn.f64 $e2, $e2, $e1, 0d3CE952C77030AD4A; fma.rn.f64 $e2, $e2, $e1, 0d3D6AE7F3E733B81F;"
                    "fma.rn.f64 $e2, $e2, $e1, 0d3DE6124613A86D09; fma.rn.f64 $e2, $e2, $e1, 0d3E5AE64567F544E4;"
@@ -211,7 +218,8 @@ static ptx_reg f_sinh(ptx_emitter *e, const ptx_reg *x)
                    "fma.rn.f64 $e2, $e2, $e1, 0d3F81111111111111; fma.rn.f64 $e2, $e2, $e1, 0d3FC5555555555555;"
                    "mul.rn.f64 $e3, $a, $e1; fma.rn.f64 $e2, $e3, $e2, $a;"
                    "add.rn.f64 $e4, $b, " F64_ONE "; div.rn.f64 $e4, $b, $e4; add.rn.f64 $e4, $e4, $b;"
-                   "mul.rn.f64 $e4, $e4, " F64_HALF "; mul.rn.f64 $e5, $c, " F64_HALF "; mul.rn.f64 $e5, $e5, $c;"
+                   "mul.rn.f64 $e4, $e4, " F64_HALF "; mul.rn.f64 $e5, $c, " F64_HALF_E_LO ";"
+                   "fma.rn.f64 $e5, $c, " F64_HALF_E_HI ", $e5;"
                    "setp.lt.f64 $p0, $e0, 0d4086280000000000; selp.f64 $e4, $e4, $e5, $p0;"
                    "copysign.f64 $e4, $a, $e4; setp.lt.f64 $p1, $e0, " F64_ONE "; selp.f64 $d, $e2, $e4, $p1;",
                 x[0], f_expm1(e, a), big);
@@ -220,9 +228,9 @@ static ptx_reg f_sinh(ptx_emitter *e, const ptx_reg *x)
 static ptx_reg f_cosh(ptx_emitter *e, const ptx_reg *x)
 {
     ptx_reg a = f_abs(e, x[0]);
-    ptx_reg big = f_exp(e, step(e, "mul.rn.f64 $d, $a, " F64_HALF ";", a, 0, 0));
+    ptx_reg big = f_exp(e, step(e, "sub.rn.f64 $d, $a, " F64_ONE ";", a, 0, 0));
     return step(e, "mul.rn.f64 $e0, $b, " F64_HALF "; div.rn.f64 $e1, " F64_HALF ", $b; add.rn.f64 $e0, $e0, $e1;"
-                   "mul.rn.f64 $e2, $c, " F64_HALF "; mul.rn.f64 $e2, $e2, $c;"
+                   "mul.rn.f64 $e2, $c, " F64_HALF_E_LO "; fma.rn.f64 $e2, $c, " F64_HALF_E_HI ", $e2;"
                    "setp.lt.f64 $p0, $a, 0d4086280000000000; selp.f64 $d, $e0, $e2, $p0;",
                 a, f_exp(e, a), big);
 }
