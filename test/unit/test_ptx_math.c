@@ -9,7 +9,8 @@
  * within the bound of each function, in ulps of the result's dtype. Prints
  * the worst error seen per function and dtype (docs/language.md quotes a
  * run of SWAGE_MATH_VALUES=1000000; the default is 20000 values per
- * function and dtype); SWAGE_SEED=n repeats a run. Last line: "N passed,
+ * function and dtype); SWAGE_SEED=n repeats a run; SWAGE_MATH_ONLY=sw.atan2
+ * measures that op alone. Last line: "N passed,
  * N failed". */
 #define _GNU_SOURCE
 #include "ptx_interp.h"
@@ -77,7 +78,7 @@ static const fn fns[] = {
     {IR_TRUNC, truncl, NULL, -1e6, 1e6, 0, 0},
     {IR_ROUND, roundl, NULL, -1e6, 1e6, 0, 0},
     {IR_RINT, nearbyintl, NULL, -1e6, 1e6, 0, 0},
-    {IR_ATAN2, NULL, atan2l, -10, 10, 2.5, 0.51},
+    {IR_ATAN2, NULL, atan2l, -10, 10, 3, 0.51},
     {IR_POW, NULL, powl, -10, 10, 0, 0.51},
     {IR_HYPOT, NULL, hypotl, -1e3, 1e3, 2, 0.51},
     {IR_FMOD, NULL, fmodl, -1e3, 1e3, 0, 0},
@@ -329,11 +330,16 @@ int main(void)
     printf("seed %llu\n", (unsigned long long)rng);
     const char *count = getenv("SWAGE_MATH_VALUES");
     int n = count ? atoi(count) : 20000;
+    const char *only = getenv("SWAGE_MATH_ONLY"); /* one op, e.g. sw.atan2 */
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        if (only && *only && strcmp(ir_ops[fns[i].op].name, only) != 0)
+            continue;
         measure(&fns[i], DT_F64, n);
         measure(&fns[i], DT_F32, n);
     }
     for (size_t i = 0; i < sizeof approx_fns / sizeof approx_fns[0]; i++) {
+        if (only && *only && strcmp(ir_ops[approx_fns[i].f.op].name, only) != 0)
+            continue;
         measure_as(&approx_fns[i].f, DT_F64, n, true, 0);
         measure_as(&approx_fns[i].f, DT_F32, n, true, approx_fns[i].per_x32);
     }
