@@ -125,6 +125,19 @@ static void warp_sync(seg_lowering *s)
     ls_emit_op(s->lw, s->pos, IR_SIMT_WARP_BARRIER, NULL, 0, NULL, 0);
 }
 
+/* Zeroes this warp's `words` flag words a lane (lane l's word i at
+ * flag_words + 32 i) between warp barriers, the first after the reads of
+ * the op (or the row) before; returns the i32 zero it stored. */
+static ir_value clear_flags(seg_lowering *s, ir_value flag_words, int32_t words)
+{
+    warp_sync(s);
+    ir_value zero = c32(s, 0);
+    for (int i = 0; i < words; i++)
+        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), zero, IR_NO_VALUE);
+    warp_sync(s);
+    return zero;
+}
+
 /* This warp's region of shared memory (after the reduction scratch, the
  * same for every sw.segmented_reduce, sw.segment_index and warp gather of
  * the function): flag bytes, then values (REGION_BYTES). Its
@@ -206,11 +219,7 @@ static bool lower_wide(seg_lowering *s, ir_value x, ir_value e, ir_value from, i
     /* position p's value is word p + p / V (lane l's at (V + 1) l + j: an
      * odd stride, so the lanes' stores of one j hit 32 banks once) */
     ir_value mine = bin(h, IR_ADD, values, bin(h, IR_MUL, lane, c32(h, v + 1)));
-    warp_sync(s); /* the reads of the op before (or the row before) are done */
-    ir_value zero = c32(s, 0);
-    for (int i = 0; i < words; i++)
-        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), zero, IR_NO_VALUE);
-    warp_sync(s);
+    ir_value zero = clear_flags(s, flag_words, words);
     /* the flag before each segment's first position: lane k marks E[k-1] - 1
      * (E[-1] = S: what precedes the start is no segment's); the last
      * segment's end needs none (no one reads past it) */
@@ -363,11 +372,7 @@ bool ls_lower_segment_index(lowerer *lw, ir_op *op)
     ir_value k2 = bin(s, IR_ADD, bin(s, IR_MUL, k, kv(s, DT_I32, 2, ne)), kv(s, DT_I32, 1, ne));
     ir_value is_last = cmp(s, "eq", k, kv(s, DT_I32, segs - 1, ne));
 
-    warp_sync(s); /* the reads of the op before (or the row before) are done */
-    ir_value zero = c32(s, 0);
-    for (int i = 0; i < words; i++)
-        smem_put(s, bin(s, IR_ADD, flag_words, c32(s, SIMT_WARP * i)), zero, IR_NO_VALUE);
-    warp_sync(s);
+    ir_value zero = clear_flags(s, flag_words, words);
     ir_value e_before = ends_before(s, e, from, lane, ne);
     ir_value mark = bin(s, IR_ADD, k2, sel(s, skip, kv(s, DT_I32, 1, ne), kv(s, DT_I32, 0, ne)));
     ir_value at_e = widen(s, at, ne);

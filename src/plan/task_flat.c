@@ -75,15 +75,31 @@ static bool flat_one_stage_runs(const planner *pl)
             ir_value_type(pl->m, op->results[0]).dtype == DT_I1)
             return false;
     }
+    return flat_ops_fit(pl, false);
+}
+
+bool flat_gatherable(ir_type t)
+{
+    return t.kind == TY_SCALAR && !t.ptr_elem && ir_dtypes[t.dtype].bits <= 32;
+}
+
+bool flat_ops_fit(const planner *pl, bool several)
+{
+    const task_program *p = &pl->p;
     for (int i = 0; i < p->nops; i++) {
         const ir_op *op = p->ops[i];
         switch (p->cls[i]) {
-        case TASK_STORE: return false;
+        case TASK_STORE:
+            if (!several || !flat_is_param(pl, op->operands[0]))
+                return false;
+            break;
         case TASK_SEGVAL:
-            for (int j = 0; j < op->noperands; j++)
-                if (ir_value_type(pl->m, op->operands[j]).kind != TY_SEGVAL && op->kind != IR_LOAD_SEGMENT &&
-                    !flat_uniform(pl, op->operands[j]))
+            for (int j = 0; j < op->noperands; j++) {
+                ir_type t = ir_value_type(pl->m, op->operands[j]);
+                if (t.kind != TY_SEGVAL && op->kind != IR_LOAD_SEGMENT && !flat_uniform(pl, op->operands[j]) &&
+                    !(several && op->kind == IR_SPLAT && flat_gatherable(t)))
                     return false;
+            }
             break;
         case TASK_KEEP:
         case TASK_POST:

@@ -42,6 +42,15 @@ bool flat_is_param(const planner *pl, ir_value v);
 bool flat_uniform(const planner *pl, ir_value v);
 /* Scalar ops the lanes run: no regions, memory through sw.load/sw.store. */
 bool flat_lane_op(const ir_op *op);
+/* A per-segment scalar the rows can take: 32 bits or fewer (it travels as
+ * a 32-bit value). */
+bool flat_gatherable(ir_type t);
+/* Whether every op of the program is one the flat kernel runs: segment
+ * values from the segment loads and uniform scalars (with `several`
+ * stages, also sw.splat of gatherable per-segment scalars), segment stores
+ * (`several` only) through a parameter pointer, scalar work one element a
+ * lane. */
+bool flat_ops_fit(const planner *pl, bool several);
 
 /* One walk over the window's rows for stage `stage`: `row` makes the
  * row's operands of the stage's reductions (NULL: task_emit_row), given

@@ -21,13 +21,6 @@
 
 /* ---- which programs ------------------------------------------------------------- */
 
-/* A scalar the rows can take per segment: 32 bits or fewer (it travels as
- * a 32-bit value). */
-static bool gatherable(ir_type t)
-{
-    return t.kind == TY_SCALAR && !t.ptr_elem && ir_dtypes[t.dtype].bits <= 32;
-}
-
 static ir_dtype travels_as(ir_dtype dt)
 {
     if (ir_dtypes[dt].bits == 32)
@@ -45,30 +38,7 @@ bool flat_stages_run(const planner *pl)
         if (ir_dtypes[task_reduction_acc(p, r)].bits != 32 || ir_value_type(pl->m, op->results[0]).dtype == DT_I1)
             return false;
     }
-    for (int i = 0; i < p->nops; i++) {
-        const ir_op *op = p->ops[i];
-        switch (p->cls[i]) {
-        case TASK_SEGVAL:
-            for (int j = 0; j < op->noperands; j++) {
-                ir_type t = ir_value_type(pl->m, op->operands[j]);
-                if (t.kind != TY_SEGVAL && op->kind != IR_LOAD_SEGMENT && !flat_uniform(pl, op->operands[j]) &&
-                    !(op->kind == IR_SPLAT && gatherable(t)))
-                    return false;
-            }
-            break;
-        case TASK_STORE:
-            if (!flat_is_param(pl, op->operands[0]))
-                return false;
-            break;
-        case TASK_KEEP:
-        case TASK_POST:
-            if (!flat_lane_op(op))
-                return false;
-            break;
-        default: break;
-        }
-    }
-    return true;
+    return flat_ops_fit(pl, true);
 }
 
 /* ---- building ------------------------------------------------------------------ */
