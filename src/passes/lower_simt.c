@@ -1050,13 +1050,29 @@ static bool lower_combine(lowerer *lw, ir_op *op)
  * element e is e with its axis field (bits [lo, lo + log Li)) replaced by
  * the index, in the source's field (bits [lo, lo + log Ls)), and the index
  * is checked against Ls. */
+
+ir_value ls_gather_index(lowerer *lw, ir_op *op, ir_value index, int64_t len, ir_value *inside)
+{
+    ir_type it = ir_value_type(lw->m, index);
+    ir_dtype idt = (ir_dtype)it.dtype;
+    ir_builder b = irb_before(lw->m, op);
+    ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
+    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, len));
+    *inside = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", index, zero_i), ls_cmp(lw, op, "lt", index, n_i));
+    ir_value sel[3] = {*inside, index, zero_i};
+    ir_value safe = ls_emit(lw, op, IR_SELECT, sel, 3, it);
+    if (idt != DT_I32)
+        safe = ls_cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    return safe;
+}
+
 static bool lower_gather(lowerer *lw, ir_op *op)
 {
     ir_module *m = lw->m;
     ir_value src = op->operands[0], index = op->operands[1];
     int32_t n = ls_tile_len(lw, src), len = n;
     ir_type it = ir_value_type(m, index), rt = ir_value_type(m, op->results[0]);
-    ir_dtype dt = (ir_dtype)rt.dtype, idt = (ir_dtype)it.dtype;
+    ir_dtype dt = (ir_dtype)rt.dtype;
     if (!ls_whole_cta(lw, op) || !ls_smem_fits(lw, op, n * ir_dtypes[dt].bytes))
         return false;
     const ir_attr *axis = ir_attr_get(op, "axis");
@@ -1074,13 +1090,8 @@ static bool lower_gather(lowerer *lw, ir_op *op)
     ls_smem_store(lw, op, 0, ls_tile_index(lw, op, n), src, ls_owner_vec(lw, op, n));
     ls_barrier(lw, op);
     ir_builder b = irb_before(m, op);
-    ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
-    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, len));
-    ir_value inside = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", index, zero_i), ls_cmp(lw, op, "lt", index, n_i));
-    ir_value sel[3] = {inside, index, zero_i};
-    ir_value safe = ls_emit(lw, op, IR_SELECT, sel, 3, it);
-    if (idt != DT_I32)
-        safe = ls_cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    ir_value inside;
+    ir_value safe = ls_gather_index(lw, op, index, len, &inside);
     if (axis) {
         int32_t slots = it.len;
         ir_value e = ls_tile_index(lw, op, ls_tile_len(lw, index));

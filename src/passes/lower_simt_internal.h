@@ -144,4 +144,9 @@ bool ls_lower_warp_gather(lowerer *lw, ir_op *op);
 /* Drops the sw.reshape ops ls_lower_shape_op kept (after the walk). */
 void ls_erase_reshapes(lowerer *lw, ir_block *b);
 
+/* sw.gather's index made safe to read with: `*inside` where 0 <= index <
+ * len, the index there and 0 elsewhere, in i32 (the gather's result takes
+ * zero outside). */
+ir_value ls_gather_index(lowerer *lw, ir_op *op, ir_value index, int64_t len, ir_value *inside);
+
 #endif

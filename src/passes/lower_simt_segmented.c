@@ -411,7 +411,7 @@ bool ls_lower_warp_gather(lowerer *lw, ir_op *op)
     ir_value src = op->operands[0], index = op->operands[1];
     int32_t n = ls_tile_len(lw, src);
     ir_type it = ir_value_type(m, index), rt = ir_value_type(m, op->results[0]);
-    ir_dtype dt = (ir_dtype)rt.dtype, idt = (ir_dtype)it.dtype;
+    ir_dtype dt = (ir_dtype)rt.dtype;
     int32_t bytes = ir_dtypes[dt].bytes;
     if (lw->group != SIMT_WARP || bytes < 1 || n * bytes > 4 * REGION_POSITIONS) {
         diag_error_at(lw->d, DIAG_COMPILE, &m->src, op->loc,
@@ -434,13 +434,8 @@ bool ls_lower_warp_gather(lowerer *lw, ir_op *op)
                   ls_owner_vec(lw, op, n));
     warp_sync(s);
     ir_builder b = irb_before(m, op);
-    ir_value zero_i = irb_const(&b, it, (ir_scalar){.i = 0});
-    ir_value n_i = irb_const(&b, it, ir_scalar_from_int(idt, n));
-    ir_value inside = ls_binary(lw, op, IR_AND, ls_cmp(lw, op, "ge", index, zero_i), ls_cmp(lw, op, "lt", index, n_i));
-    ir_value pick_index[3] = {inside, index, zero_i};
-    ir_value safe = ls_emit(lw, op, IR_SELECT, pick_index, 3, it);
-    if (idt != DT_I32)
-        safe = ls_cast(lw, op, safe, ir_type_vec(DT_I32, it.len));
+    ir_value inside;
+    ir_value safe = ls_gather_index(lw, op, index, n, &inside);
     ir_value got = ls_smem_load(lw, op, 0, bin(s, IR_ADD, widen(s, first, it.len), safe), dt);
     ir_value zero = irb_const(&b, rt, (ir_scalar){0});
     ir_value pick[3] = {inside, got, zero};
