@@ -269,12 +269,33 @@ static ir_value list_base(planner *pl, ir_builder *b, int c)
     return base;
 }
 
+/* A value read from memory only when `cond` (a kernel parameter's test,
+ * uniform) holds, else zero: yields i64. */
+static ir_op *begin_read_if(planner *pl, ir_builder *b, ir_value cond, ir_builder *then)
+{
+    ir_type i64 = ir_type_scalar(DT_I64);
+    ir_op *read = irb_if(b, cond, &i64, 1);
+    ir_builder none = irb_at_end(pl->m, read->regions[1], b->loc);
+    ir_value zero = irb_int(&none, DT_I64, 0);
+    irb_yield(&none, &zero, 1);
+    *then = irb_at_end(pl->m, read->regions[0], b->loc);
+    return read;
+}
+
 /* min(count of list c, its capacity): bad offsets may overflow a list
- * (unsafe launches); what does not fit is dropped, never written. */
+ * (unsafe launches); what does not fit is dropped, never written. A list
+ * no segment can reach (capacity 0, launch.c) reads no count: the linked
+ * lists kernel runs its sections one after another, so an empty launch
+ * would otherwise wait for one memory round trip a list, most of them for
+ * lists the launch's lengths rule out. */
 static ir_value list_count(planner *pl, ir_builder *b, int c)
 {
-    ir_value count = i64_of(b, scratch_word(pl, b, irb_int(b, DT_I64, 1 + c)));
-    return irb_binary(b, IR_MINIMUM, count, pl->cap[c]);
+    ir_builder then;
+    ir_op *read = begin_read_if(pl, b, irb_cmp(b, "gt", pl->cap[c], irb_int(b, DT_I64, 0)), &then);
+    ir_value count = i64_of(&then, scratch_word(pl, &then, irb_int(&then, DT_I64, 1 + c)));
+    count = irb_binary(&then, IR_MINIMUM, count, pl->cap[c]);
+    irb_yield(&then, &count, 1);
+    return read->results[0];
 }
 
 /* A value chosen by a run-time list index from per-list values. */
@@ -939,7 +960,19 @@ static void build_split_stage(planner *pl, int32_t k, bool link, bool reset)
     ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
     int sl = split_list(pl);
     ir_value list = list_base(pl, &b, sl);
-    ir_value packed = irb_load_at(&b, pl->scratch64, irb_int(&b, DT_I64, 0));
+    /* linked after the list sections: no split chunks can exist when they
+     * have no room (launch.c: nothing is split), and then the counter is
+     * not read (list_count) */
+    ir_value packed;
+    if (link) {
+        ir_builder then;
+        ir_op *read = begin_read_if(pl, &b, irb_cmp(&b, "gt", pl->partials_cap, irb_int(&b, DT_I64, 0)), &then);
+        ir_value word = irb_load_at(&then, pl->scratch64, irb_int(&then, DT_I64, 0));
+        irb_yield(&then, &word, 1);
+        packed = read->results[0];
+    } else {
+        packed = irb_load_at(&b, pl->scratch64, irb_int(&b, DT_I64, 0));
+    }
     ir_value nsplit = irb_binary(&b, IR_MINIMUM, irb_binary(&b, IR_SHR, packed, irb_int(&b, DT_I64, SPLIT_SLOT_SHIFT)),
                                  pl->cap[sl]);
     ir_value total = irb_binary(&b, IR_AND, packed, irb_int(&b, DT_I64, ((int64_t)1 << SPLIT_SLOT_SHIFT) - 1));

@@ -44,6 +44,29 @@ def test_gpu_histogram_add(rng, dtype, block):
     cpu.check_old_chain(idx, w, init, old[:n], "seed %d" % rng.seed)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+@pytest.mark.parametrize("block", [64, 1024])
+@pytest.mark.parametrize("bins", [1, 3, 37, 5000])
+def test_gpu_count_by_a_constant(rng, dtype, block, bins):
+    """The warp-aggregated add (one atom per address per warp): counts and
+    old values as one atom per lane gives, from one address for all lanes
+    to few collisions."""
+    n, step = 20000, 3
+    idx = rng.integers(0, bins, n).astype(np.int32)
+    init = rng.integers(0, 5, bins).astype(dtype)
+    grid = cpu.cdiv(n, block)
+    out, old = cuda(init), torch.full((grid * block,), 99, dtype=TORCH[dtype], device="cuda")
+    cpu.k_count.launch(arguments={"idx_ptr": cuda(idx), "out_ptr": out, "old_ptr": old, "n": n},
+                       constexprs={"BLOCK": block, "STEP": step}, grid=(grid,))
+    torch.cuda.synchronize()
+    w = np.full(n, step, dtype)
+    acc, _ = cpu.sequential_add(idx, w, init)
+    assert np.array_equal(out.cpu().numpy(), acc), rng.seed
+    old = old.cpu().numpy()
+    assert (old[n:] == 0).all(), "masked-off lanes must return 0"
+    cpu.check_old_chain(idx, w, init, old[:n], "seed %d" % rng.seed)
+
+
 @pytest.mark.parametrize("kind", [0, 1])
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 def test_gpu_max_min_xchg_and_bitwise(rng, kind, dtype):

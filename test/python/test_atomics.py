@@ -71,6 +71,17 @@ def k_add(idx_ptr, w_ptr, out_ptr, old_ptr, n, BLOCK: sl.constexpr):
 
 
 @sw.jit
+def k_count(idx_ptr, out_ptr, old_ptr, n, BLOCK: sl.constexpr, STEP: sl.constexpr):
+    """A relaxed add of a constant whose old value is used: the PTX adds it
+    once per address per warp (docs/language.md, "Atomics")."""
+    offs = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
+    m = offs < n
+    i = sl.load(idx_ptr + offs, mask=m)
+    old = sl.atomic_add(out_ptr + i, STEP, mask=m, sem="relaxed")
+    sl.store(old_ptr + offs, old)
+
+
+@sw.jit
 def k_add_method(idx_ptr, w_ptr, out_ptr, old_ptr, n, BLOCK: sl.constexpr):
     offs = sl.program_id(0) * BLOCK + sl.arange(0, BLOCK)
     m = offs < n
@@ -197,6 +208,37 @@ def test_histogram_add(rng, executor, dtype, block):
         swage_testing.assert_same(old[:n], expect_old, rng.seed, "old values")
     else:
         check_old_chain(idx, w, init, old[:n], "seed %d" % rng.seed)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+@pytest.mark.parametrize("block", BLOCKS)
+def test_count_by_a_constant(rng, executor, dtype, block):
+    n, bins, step = 1000, int(rng.integers(1, 40)), 3
+    idx = rng.integers(0, bins, n).astype(np.int32)
+    init = rng.integers(0, 5, bins).astype(dtype)
+    grid = cdiv(n, block)
+    out, old = init.copy(), np.full(grid * block, 99, dtype)
+    launch(k_count, executor, (grid,), {"BLOCK": block, "STEP": step}, idx_ptr=idx, out_ptr=out,
+           old_ptr=old, n=n)
+    acc, _ = sequential_add(idx, np.full(n, step, dtype), init)
+    swage_testing.assert_same(out, acc, rng.seed, "counts")
+    assert (old[n:] == 0).all(), "masked-off lanes must return 0"
+    check_old_chain(idx, np.full(n, step, dtype), init, old[:n], "seed %d" % rng.seed)
+
+
+def test_count_by_a_constant_is_aggregated_in_ptx():
+    """Per address per warp, one atom: the lanes that hit one address
+    (match.any) elect a leader, which adds the count times the constant;
+    an add of loaded values, or under an order other than relaxed, stays
+    one atom per lane."""
+    counted = k_count.emit_ptx(signature={"idx_ptr": "*i32", "out_ptr": "*i32", "old_ptr": "*i32", "n": "i32"},
+                               constexprs={"BLOCK": 64, "STEP": 3})
+    assert "match.any.sync.b64" in counted and "%lanemask_lt" in counted, counted
+    assert counted.count("atom.relaxed.gpu.global.add.u32") == 2, counted  # its two slots a lane
+    added = k_add.emit_ptx(signature={"idx_ptr": "*i32", "w_ptr": "*i32", "out_ptr": "*i32", "old_ptr": "*i32",
+                                      "n": "i32"}, constexprs={"BLOCK": 64})
+    assert "match.any" not in added
 
 
 @pytest.mark.parametrize("executor", EXECUTORS)
@@ -617,6 +659,10 @@ def test_every_ptx_form_assembles(tmp_path):
         jobs += [("rmw_" + kind, dt) for dt in dtypes]
     source += form_kernel("cas", "sl.atomic_cas", True)
     jobs += [("cas", dt) for dt in CAS_DTYPES]
+    source += "@sw.jit\ndef counts(p, v, out, n, BLOCK: sl.constexpr):\n" \
+        "    offs = sl.arange(0, BLOCK)\n" \
+        "    sl.store(out + offs, sl.atomic_add(p + offs % 5, 7, mask=offs < n, sem='relaxed'))\n\n"
+    jobs += [("counts", dt) for dt in ("i32", "i64")]
     source += "@sw.jit\ndef orders(p, n, BLOCK: sl.constexpr):\n    offs = sl.arange(0, BLOCK)\n"
     for sem in ("relaxed", "acquire", "release", "acq_rel"):
         for scope in ("cta", "gpu", "sys"):
@@ -625,7 +671,8 @@ def test_every_ptx_form_assembles(tmp_path):
             source += "    sl.atomic_cas(p, n, n, sem=%r, scope=%r)\n" % (sem, scope)
     module = load_kernels(tmp_path, source)
     failures, assembled = [], 0
-    checks = {"atom.acq_rel.gpu.global.": 0, "red.relaxed.cta.global.": 0, "atom.acquire.gpu.global.": 0}
+    checks = {"atom.acq_rel.gpu.global.": 0, "red.relaxed.cta.global.": 0, "atom.acquire.gpu.global.": 0,
+              "match.any.sync.b64": 0}
     for block in (64, 1024):
         for name, dt in jobs + [("orders", "i32")]:
             kernel = getattr(module, name)

@@ -5,7 +5,10 @@
  * read 0. Float max and min are the pair of integer atomics that orders
  * floats as IEEE totalOrder (src/ir/atomic.h): a value whose sign bit is
  * clear takes the signed max (min) of the bit patterns, one whose sign bit
- * is set the unsigned min (max). Requires verified SIMT IR. */
+ * is set the unsigned min (max). An integer add of a constant whose old
+ * value is used, under relaxed order, is aggregated over the warp's lanes
+ * that add to the same address (aggregated_add). Requires verified SIMT
+ * IR. */
 #include "ptx_internal.h"
 #include "../../ir/atomic.h"
 
@@ -105,6 +108,83 @@ static void float_minmax(ptx_emitter *e, bool max, ir_dtype dt, const char *qual
         ptx_line(e, "mov.b%d %s, %s;", bits, ptx_reg_name(d, vn), ptx_reg_name(old, xn));
 }
 
+/* Whether slot adds of `op` may be aggregated: an integer add of a
+ * constant (the same in every lane) whose old value is used, under relaxed
+ * order, on a target with match.any (sm_70). */
+static bool aggregable(ptx_emitter *e, const ir_op *op, ir_atomic_kind kind, ir_dtype dt, const char *sem, bool used)
+{
+    const ir_op *value = e->m->values[op->operands[1]].def;
+    return op->kind == IR_SIMT_ATOMIC_RMW && kind == IR_ATOM_ADD && used && e->sm >= 70 &&
+           !strcmp(sem, "relaxed") && (dt == DT_I32 || dt == DT_U32 || dt == DT_I64 || dt == DT_U64) &&
+           value && value->kind == IR_CONSTANT;
+}
+
+/* One slot's add of the constant in `value` as one atom per address per
+ * warp: the lanes here whose (unmasked) slots hit the same address
+ * (match.any) elect the lowest as leader, which adds the constant times
+ * their count; each lane then reads the leader's old value (shfl) plus the
+ * constant times its rank among them. That is the old value of one order
+ * of the lanes' adds, as the atomics one by one would give, with one
+ * memory operation where there were up to 32 on one word (many segments of
+ * a warp appending to the same list). Masked-off lanes key on address 0
+ * (no global address), never lead, and read 0. */
+static void aggregated_add(ptx_emitter *e, const char *qual, bool wide, ptx_reg d, ptx_reg a, ptx_reg value,
+                           ptx_reg mask)
+{
+    ptx_reg am = ptx_new_reg(e, RC_B32), key = ptx_new_reg(e, RC_B64), grp = ptx_new_reg(e, RC_B32);
+    ptx_reg below = ptx_new_reg(e, RC_B32), rank = ptx_new_reg(e, RC_B32), count = ptx_new_reg(e, RC_B32);
+    ptx_reg src = ptx_new_reg(e, RC_B32), lead = ptx_new_reg(e, RC_PRED);
+    ptx_class cls = wide ? RC_B64 : RC_B32;
+    ptx_reg total = ptx_new_reg(e, cls), old = ptx_new_reg(e, cls), base = ptx_new_reg(e, cls);
+    char amn[16], kn[16], gn[16], bn[16], rn[16], cn[16], sn[16], ln[16], tn[16], on[16], ban[16];
+    char an[16], vn[16], mn[16], dn[16];
+    ptx_reg_name(am, amn), ptx_reg_name(key, kn), ptx_reg_name(grp, gn), ptx_reg_name(below, bn);
+    ptx_reg_name(rank, rn), ptx_reg_name(count, cn), ptx_reg_name(src, sn), ptx_reg_name(lead, ln);
+    ptx_reg_name(total, tn), ptx_reg_name(old, on), ptx_reg_name(base, ban);
+    ptx_reg_name(a, an), ptx_reg_name(value, vn), ptx_reg_name(d, dn);
+    const char *u = wide ? "u64" : "u32";
+    ptx_line(e, "activemask.b32 %s;", amn);
+    if (mask)
+        ptx_line(e, "selp.b64 %s, %s, 0, %s;", kn, an, ptx_reg_name(mask, mn));
+    else
+        ptx_line(e, "mov.b64 %s, %s;", kn, an);
+    ptx_line(e, "match.any.sync.b64 %s, %s, %s;", gn, kn, amn);
+    ptx_line(e, "mov.u32 %s, %%lanemask_lt;", bn);
+    ptx_line(e, "and.b32 %s, %s, %s;", bn, bn, gn);
+    ptx_line(e, "popc.b32 %s, %s;", rn, bn);
+    ptx_line(e, "popc.b32 %s, %s;", cn, gn);
+    ptx_line(e, "setp.eq.u32 %s, %s, 0;", ln, rn);
+    if (mask)
+        ptx_line(e, "and.pred %s, %s, %s;", ln, ln, mn);
+    if (wide) {
+        ptx_line(e, "cvt.u64.u32 %s, %s;", tn, cn);
+        ptx_line(e, "mul.lo.u64 %s, %s, %s;", tn, tn, vn);
+    } else {
+        ptx_line(e, "mul.lo.u32 %s, %s, %s;", tn, cn, vn);
+    }
+    ptx_line(e, "mov.b%d %s, 0;", wide ? 64 : 32, on);
+    ptx_line(e, "@%s atom.%s.global.add.%s %s, [%s], %s;", ln, qual, u, on, an, tn);
+    /* the leader: the group's lowest lane */
+    ptx_line(e, "brev.b32 %s, %s;", sn, gn);
+    ptx_line(e, "clz.b32 %s, %s;", sn, sn);
+    if (wide) {
+        ptx_reg lo = ptx_new_reg(e, RC_B32), hi = ptx_new_reg(e, RC_B32), r64 = ptx_new_reg(e, RC_B64);
+        char lon[16], hin[16], r64n[16];
+        ptx_reg_name(lo, lon), ptx_reg_name(hi, hin), ptx_reg_name(r64, r64n);
+        ptx_line(e, "mov.b64 {%s, %s}, %s;", lon, hin, on);
+        ptx_line(e, "shfl.sync.idx.b32 %s, %s, %s, 0x1f, %s;", lon, lon, sn, gn);
+        ptx_line(e, "shfl.sync.idx.b32 %s, %s, %s, 0x1f, %s;", hin, hin, sn, gn);
+        ptx_line(e, "mov.b64 %s, {%s, %s};", ban, lon, hin);
+        ptx_line(e, "cvt.u64.u32 %s, %s;", r64n, rn);
+        ptx_line(e, "mad.lo.u64 %s, %s, %s, %s;", dn, r64n, vn, ban);
+    } else {
+        ptx_line(e, "shfl.sync.idx.b32 %s, %s, %s, 0x1f, %s;", ban, on, sn, gn);
+        ptx_line(e, "mad.lo.u32 %s, %s, %s, %s;", dn, rn, vn, ban);
+    }
+    if (mask)
+        ptx_line(e, "selp.b%d %s, %s, 0, %s;", wide ? 64 : 32, dn, dn, mn);
+}
+
 bool ptx_emit_atomic(ptx_emitter *e, const ir_op *op)
 {
     bool cas = op->kind == IR_SIMT_ATOMIC_CAS;
@@ -128,12 +208,17 @@ bool ptx_emit_atomic(ptx_emitter *e, const ir_op *op)
      * under relaxed or release order (and never for exch or cas) */
     bool used = ir_value_uses(e->m, op->results[0]) != NULL;
     bool red = !used && !cas && kind != IR_ATOM_XCHG && (!strcmp(sem, "relaxed") || !strcmp(sem, "release"));
+    bool aggregate = !cas && aggregable(e, op, kind, dt, sem, used);
     for (int j = 0; j < ptx_slots(pt); j++) {
         char g[24], dn[16], an[16], cn[16], vn[16];
         ptx_reg m = mask ? mask[j] : 0;
         ptx_reg dst = red ? 0 : d[j];
         if (!cas && ir_dtype_is_float(dt) && (kind == IR_ATOM_MAX || kind == IR_ATOM_MIN)) {
             float_minmax(e, kind == IR_ATOM_MAX, dt, qual, dst, ptrs[j], vals[j], m);
+            continue;
+        }
+        if (aggregate) {
+            aggregated_add(e, qual, ir_dtypes[dt].bits == 64, dst, ptrs[j], vals[j], m);
             continue;
         }
         if (m && dst)

@@ -129,9 +129,23 @@
 // The sections one after another, each reading its own list's count: no
 // guard reading every count first (it cost the kernel 14 registers and
 // bimodal sums a sixth of their speed: variants-2026-12-02h-h200.txt).
+// A section reads its count only when its list has room (capacity > 0:
+// the launch's lengths can reach it), so an empty launch waits for the
+// reachable lists' counts alone.
 // LINKED-NOT:     "sw.splat"(%__scratch64)
-// LINKED-NOT:     "sw.if"
+// LINKED:         "sw.cmp"(%__cap0, %{{[0-9]+}}) {predicate = "gt"}
+// LINKED-NEXT:    "sw.if"
+// LINKED-NEXT:    "sw.constant"() {value = 1 : i64}
+// LINKED-NEXT:    "sw.addptr"(%__scratch,
 // LINKED:         "sw.for"
+// LINKED:         "sw.cmp"(%__cap1, %{{[0-9]+}}) {predicate = "gt"}
+// LINKED-NEXT:    "sw.if"
+// LINKED-NEXT:    "sw.constant"() {value = 2 : i64}
+// LINKED:         "sw.for"
+// The split section reads its counter only when chunks have room.
+// LINKED:         "sw.cmp"(%__partials_cap, %{{[0-9]+}}) {predicate = "gt"}
+// LINKED-NEXT:    "sw.if"
+// LINKED:         "sw.splat"(%__scratch64)
 // LINKED-NOT:   func.func @segmented_sum__lists_wide(
 // LINKED-NOT:   func.func @segmented_sum__list0
 // LINKED-NOT:   func.func @segmented_sum__split0(
