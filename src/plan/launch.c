@@ -172,7 +172,7 @@ static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
  * (shortest tile) whose tile holds twice the mean segment length; else,
  * as most segments then span several tiles, a streamer (streaming in
  * pairs of unmasked tiles): the widest whose tile is at most half the
- * mean (the CTA's from a mean of 2048), else the narrowest (the sub-warp
+ * mean (the CTA streamers from means of 2048 and 8192), else the narrowest (the sub-warp
  * or warp one); or the last. A tile
  * much longer than most segments wastes threads on every task; one shorter
  * than most sends them to the lists (or makes them stream). */

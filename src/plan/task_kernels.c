@@ -99,6 +99,17 @@ enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
  * on the other lengths): the persistent lists kernel's CTAs ended on a
  * long tail. */
 enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
+/* From a mean of twice the widest CTA tile (256 threads of 16 elements,
+ * 4096; 8192 and up) the launch takes a streamer of that shape instead:
+ * each task keeps 8192 elements in flight (its pairs), the grid has a
+ * quarter of the CTAs, and there are fewer waves of whole segments to
+ * end on a ragged tail. Side by side on the H200, uniform lengths of mean
+ * 16384: sums 80.0% -> 83.1% of the copy bandwidth, softmax 45.9% ->
+ * 57.6%; mean 65536 (1024 segments, drawn afresh for each variant, so
+ * noisier): 64.5-74.0% -> 79.1%, softmax 30.8-35.6% -> 37.7%. Asked to
+ * fit 4 CTAs a multiprocessor (64 registers, from 78) it spilled and
+ * lost: 78.3% / 57.7% and 65.1% / 32.7%
+ * (bench/results/variants-2026-12-03a-h200.txt). */
 /* Tasks (segments) on each program of auto's one-element direct kernel
  * (emit_segment_tasks), and the most any kernel takes. The H200 measured
  * 2 against 1, 4 and 8 for every direct kernel in one run
@@ -1078,9 +1089,13 @@ static void build_schedule(planner *pl, plan_schedule schedule)
             build_direct(pl, pl->shapes[streamer], OVERFLOW_STREAM_THEN_LISTS, true, 1);
         /* the flat kernel, for short segments of a one-stage program */
         plan_build_flat(pl);
-        /* and the CTA streamer, for long segments */
+        /* and the CTA streamers, for long segments: the narrow one, and
+         * the widest CTA shape when its tile is longer */
         build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM_THEN_LISTS,
                      true, 1);
+        plan_shape widest = pl->shapes[pl->nshapes - 1];
+        if (widest.group > 32 && plan_shape_block(widest) > CTA_STREAMER_THREADS * CTA_STREAMER_SLOTS)
+            build_direct(pl, widest, OVERFLOW_STREAM_THEN_LISTS, true, 1);
     } else {
         build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false, 1);
     }

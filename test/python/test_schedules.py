@@ -261,34 +261,48 @@ def test_one_element_kernel_runs_two_segments_a_program(rng, example, segments):
     check_schedule(example, inputs, "auto", "%d segments of lengths %s" % (segments, list(lengths)))
 
 
+# Lengths for each CTA streamer: around the tiles' boundaries, past the 64
+# tiles the narrow one once stopped at, at starts that are and are not
+# multiples of the tile, and one segment of two fifths or more of the
+# elements, which the CPU's split threshold (a quarter of them) splits;
+# the longest segment the streamer keeps, and the split one.
+CTA_STREAMER_CASES = {
+    # mean 5357: the narrow streamer (128 threads, tiles of 1024)
+    "cta1024": ([0, 1, 1023, 1024, 1025, 3, 2047, 2048, 2049, 4097, 0, 8191, 8192, 8193, 2000, 5, 2048, 60000],
+                8193, 60000),
+    # mean 26947: the wide one (256 threads, tiles of 4096)
+    "cta4096": ([0, 1, 1023, 1024, 1025, 3, 2047, 2048, 2049, 4097, 0, 66559, 66560, 66561, 70000, 5, 2048,
+                 200000], 70000, 200000),
+}
+
+
 @pytest.mark.parametrize("example", ["segmented_sum", "segmented_softmax", "weighted_sum"])
-def test_cta_streamer_streams_up_to_the_split_threshold(rng, example):
+@pytest.mark.parametrize("streamer", sorted(CTA_STREAMER_CASES))
+def test_cta_streamer_streams_up_to_the_split_threshold(rng, example, streamer):
     """From a mean of 2048 elements auto's direct kernel is the CTA
     streamer: a CTA of 128 threads per segment, tiles of 1024 streamed in
-    pairs, every segment up to the launch's split threshold (no list is
-    reachable: the plan says so); a longer one is split. Lengths around
-    the tile's boundaries, past the 64 tiles it once stopped at, at starts
-    that are and are not multiples of the tile, and one segment of about
-    two fifths of the elements, which the CPU's split threshold (a quarter
-    of them) splits."""
-    lengths = np.array([0, 1, 1023, 1024, 1025, 3, 2047, 2048, 2049, 4097, 0, 66559, 66560,
-                        66561, 70000, 5, 2048, 200000], dtype=np.int64)
+    pairs; from a mean of 8192 the wide one, 256 threads, tiles of 4096.
+    Either streams every segment up to the launch's split threshold (no
+    list is reachable: the plan says so); a longer one is split."""
+    lengths, kept, split = CTA_STREAMER_CASES[streamer]
+    lengths = np.array(lengths, dtype=np.int64)
+    threads, tile = {"cta1024": (128, 1024), "cta4096": (256, 4096)}[streamer]
     inputs = sc.make_inputs(example, lengths, rng)
     arguments = _kernel_arguments(example, inputs)
     text = str(kernel(example).plan(arguments=arguments))
     found = re.search(r"  split: segments longer than (\d+), in chunks of (\d+)", text)
     assert found, text
     threshold = int(found.group(1))
-    assert 70000 < threshold < 200000, text
-    assert ("  direct: %s__direct_cta1024_stream, 128 threads per segment, on one tile up to 1024, "
-            "streamed up to %d; longer segments are split" % (example, threshold)) in text, text
+    assert kept < threshold < split, text
+    assert ("  direct: %s__direct_%s_stream, %d threads per segment, on one tile up to %d, "
+            "streamed up to %d; longer segments are split" % (example, streamer, threads, tile, threshold)) in text, text
     assert ("  lists: none reachable (no segment of these buffers is longer than what the direct kernel "
             "keeps and not split)") in text, text
     rows = {r[0]: r for r in _plan_lines(text, "segments by policy (segments, elements, tasks):")}
-    direct = "%s__direct_cta1024_stream" % example
+    direct = "%s__direct_%s_stream" % (example, streamer)
     assert set(rows) == {direct, "split"}, text
     assert int(rows[direct][1]) == len(lengths) - 1 and int(rows["split"][1]) == 1, text
-    assert int(rows["split"][2]) == 200000, text
+    assert int(rows["split"][2]) == split, text
     check_schedule(example, inputs, "auto", "lengths %s" % list(lengths))
 
 

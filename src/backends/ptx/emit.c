@@ -72,15 +72,20 @@ bool ptx_compile_error(ptx_emitter *e, const char *fmt, ...)
 /* ---- the template expander ------------------------------------------------ */
 
 enum { TEMPS = 16 };
-/* The threads a sub-warp or warp streamer (auto's direct kernel for
- * segments of several tiles) asks ptxas to fit on one multiprocessor, as
- * .minnctapersm: 1536 holds a 128-thread kernel to 40 registers (a sum's
- * took 44 unasked: 40 resident warps instead of 48). On the H200, side by
- * side (bench/results/variants-2026-12-02i-h200.txt): medium-uniform sums
- * 70.8% -> 77.0% of the copy bandwidth, bimodal 60.9% -> 62.8%, softmax
- * unchanged; 2048 (32 registers, a few spilled) lost medium-uniform (68.3%
- * sums, 48.2% softmax). */
-enum { STREAMER_SM_THREADS = 1536 };
+/* The threads a sub-warp streamer (auto's direct kernel for segments of
+ * several tiles, of a one-stage program) asks ptxas to fit on one
+ * multiprocessor, as .minnctapersm: 1536 holds a 128-thread kernel to 40
+ * registers (a sum's took 44 unasked: 40 resident warps instead of 48).
+ * On the H200, side by side (bench/results/variants-2026-12-02i-h200.txt):
+ * medium-uniform sums 70.8% -> 77.0% of the copy bandwidth, bimodal 60.9%
+ * -> 62.8%; 2048 (32 registers, a few spilled) lost medium-uniform
+ * (68.3% sums). A warp streamer (a program of several stages: it holds a
+ * value across stages, and more registers) asks for 1280, 48 registers: at
+ * 40 a softmax's spilled, and medium-uniform softmax rose from 63.6% to
+ * 70.0% at 48, uniform lengths of mean 1024 from 63.8% to 70.6%, the
+ * others unchanged; 1024 (64 registers) gave 71.4% and 70.6%, bimodal
+ * 55.0% -> 53.2% (bench/results/variants-2026-12-03a-h200.txt). */
+enum { STREAMER_SM_THREADS = 1536, WARP_STREAMER_SM_THREADS = 1280 };
 /* The threads a persistent lists kernel asks ptxas to fit on one
  * multiprocessor: 1024 holds its CTAs of 256 to 64 registers (a sum's
  * took 73 unasked, three CTAs instead of four; a few bytes spill). On the
@@ -99,11 +104,12 @@ static long long min_ctas_per_sm(const ir_op *func, long long threads)
     const ir_attr *task = ir_attr_get(func, "sw.task");
     if (threads <= 0)
         return 0;
-    if (ir_attr_get(func, "sw.stream_form") && group && group->kind == ATTR_INT && group->i <= 32 &&
-        threads <= STREAMER_SM_THREADS)
+    if (ir_attr_get(func, "sw.stream_form") && group && group->kind == ATTR_INT && group->i <= 32) {
         /* a sub-warp or warp streamer: its pairs of tiles in flight
          * would otherwise take registers at the cost of occupancy */
-        return STREAMER_SM_THREADS / threads;
+        long long sm_threads = group->i < 32 ? STREAMER_SM_THREADS : WARP_STREAMER_SM_THREADS;
+        return threads <= sm_threads ? sm_threads / threads : 0;
+    }
     if (task && task->kind == ATTR_STR && strcmp(task->s, "lists") == 0 && threads <= LISTS_SM_THREADS)
         return LISTS_SM_THREADS / threads;
     return 0;

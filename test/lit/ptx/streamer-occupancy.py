@@ -1,11 +1,12 @@
 # REQUIRES: emit-ptx
-# Auto's sub-warp and warp streamers (direct kernels for segments of
-# several tiles, whose tasks keep two tiles in flight) ask ptxas for 12
-# CTAs of 128 threads a multiprocessor (.minnctapersm 12: at most 40
-# registers; docs/schedules.md); the persistent lists kernels ask for 4 of
-# their 256 threads (64 registers). No other kernel carries the hint: not
-# the single-tile direct kernels, not the CTA streamer (a CTA a task: it
-# would spill), not a plain grid kernel.
+# Auto's sub-warp streamer (the direct kernel for segments of several
+# tiles of a one-stage program, whose tasks keep two tiles in flight) asks
+# ptxas for 12 CTAs of 128 threads a multiprocessor (.minnctapersm 12: at
+# most 40 registers; docs/schedules.md), its warp streamer (a program of
+# several stages) for 10 (48 registers); the persistent lists kernels ask
+# for 4 of their 256 threads (64 registers). No other kernel carries the
+# hint: not the single-tile direct kernels, not the CTA streamers (a CTA a
+# task: they would spill), not a plain grid kernel.
 # RUN: %swage compile %s --kernel segment_total --signature 'values_ptr=*f32,offsets_ptr=*i32,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=ONE
 # RUN: %swage compile %s --kernel segment_softmax --signature 'values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=SOFT
 # RUN: %swage compile %s --kernel scale --signature 'x_ptr=*f32,n=i32' --emit=ptx | FileCheck %s --check-prefix=PLAIN
@@ -42,6 +43,9 @@ def scale(x_ptr, n, BLOCK: sl.constexpr = 128):
 # ONE:      .entry segment_total__direct_cta1024_stream(
 # ONE:      .maxntid 128, 1, 1
 # ONE-NEXT: {
+# ONE:      .entry segment_total__direct_cta4096_stream(
+# ONE:      .maxntid 256, 1, 1
+# ONE-NEXT: {
 # ONE:      .entry segment_total__lists(
 # ONE:      .maxntid 256, 1, 1
 # ONE-NEXT: .minnctapersm 4
@@ -49,10 +53,13 @@ def scale(x_ptr, n, BLOCK: sl.constexpr = 128):
 
 # SOFT:      .entry segment_softmax__direct_warp128_stream(
 # SOFT:      .maxntid 128, 1, 1
-# SOFT-NEXT: .minnctapersm 12
+# SOFT-NEXT: .minnctapersm 10
 # SOFT-NEXT: {
 # SOFT:      .entry segment_softmax__direct_cta1024_stream(
 # SOFT:      .maxntid 128, 1, 1
+# SOFT-NEXT: {
+# SOFT:      .entry segment_softmax__direct_cta4096_stream(
+# SOFT:      .maxntid 256, 1, 1
 # SOFT-NEXT: {
 
 # PLAIN:     .entry scale(
