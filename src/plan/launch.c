@@ -103,6 +103,7 @@ bool plan_info_read(const ir_module *m, plan_schedule schedule, int nruntime, pl
         k->to_lists = over && !strcmp(over, "lists");
         k->stream_max = int_attr(f, "sw.stream_max", k->tile);
         k->streamer = str_attr(f, "sw.stream_form") != NULL;
+        k->stream_from = int_attr(f, "sw.stream_from", 2 * (int64_t)k->tile);
         k->flat = k->policy && !strcmp(k->policy, "flat");
         k->split = k->kind == PLAN_KERNEL_SPLIT || (k->kind == PLAN_KERNEL_LISTS && ir_attr_get(f, "sw.split_stage"));
         k->stage = (int32_t)int_attr(f, k->kind == PLAN_KERNEL_SPLIT ? "sw.stage" : "sw.split_stage", 0);
@@ -171,9 +172,10 @@ static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
  * segments hold at most one element each on average; else the first
  * (shortest tile) whose tile holds twice the mean segment length; else,
  * as most segments then span several tiles, a streamer (streaming in
- * pairs of unmasked tiles): the widest whose tile is at most half the
- * mean (the CTA streamers from means of 2048 and 8192), else the narrowest (the sub-warp
- * or warp one); or the last. A tile
+ * pairs of unmasked tiles): the widest taken from a mean of at most this
+ * one (its sw.stream_from, else twice its tile: the wide warp streamer
+ * from 1024, the CTA streamers from 2048 and 8192), else the narrowest
+ * (the sub-warp or warp one); or the last. A tile
  * much longer than most segments wastes threads on every task; one shorter
  * than most sends them to the lists (or makes them stream). */
 static int choose_direct(const plan_info *info, const plan_sizes *sz)
@@ -197,10 +199,10 @@ static int choose_direct(const plan_info *info, const plan_sizes *sz)
         const plan_kernel *pk = &info->kernels[k];
         if (pk->kind != PLAN_KERNEL_DIRECT || pk->flat)
             continue;
-        if (pk->streamer) { /* the widest whose tile is at most half the mean, else the narrowest */
-            int32_t best = streamer >= 0 ? info->kernels[streamer].tile : 0;
-            if (streamer < 0 || (2 * (int64_t)pk->tile <= mean && pk->tile > best) ||
-                (2 * (int64_t)best > mean && pk->tile < best))
+        if (pk->streamer) { /* the widest taken from at most the mean, else the narrowest */
+            const plan_kernel *best = streamer >= 0 ? &info->kernels[streamer] : NULL;
+            if (!best || (pk->stream_from <= mean && pk->tile > best->tile) ||
+                (best->stream_from > mean && pk->tile < best->tile))
                 streamer = k;
         }
         else if (pk->tile == 1) { /* one element a task: for at most one a segment */

@@ -24,6 +24,8 @@ typedef struct plan_kernel {
     bool to_lists;           /* direct: longer segments go to the lists (else it streams them) */
     int64_t stream_max;      /* direct with lists: it streams segments up to this itself (else tile) */
     bool streamer;           /* direct: auto's kernel for means longer than half a tile */
+    int64_t stream_from;     /* streamer: the launch takes it from this mean on (sw.stream_from;
+                                else twice its tile) */
     bool flat;               /* direct: auto's flat kernel (a warp walks 64 segments' elements) */
     bool split;              /* it runs split stage `stage`: a split kernel, or a lists kernel
                                 linked with a one-stage program's split stage (sw.split_stage) */

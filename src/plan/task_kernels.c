@@ -99,6 +99,20 @@ enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
  * on the other lengths): the persistent lists kernel's CTAs ended on a
  * long tail. */
 enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
+/* A one-stage program's wide warp streamer: a warp of 8-element lanes
+ * (tiles of 256, pairs: 16 elements a lane in flight, 48 registers) a
+ * segment, which the launch takes from a mean of 1024 (its sw.stream_from;
+ * the CTA streamers from twice their tile). On the H200, side by side
+ * against the half-warp streamer: medium-uniform sums (256 .. 2048
+ * elements) 74.9% -> 79.8% of the copy bandwidth, uniform lengths of mean
+ * 1024 73.9% -> 79.2%, 4096 and 16384 unchanged (the CTA streamers'); but
+ * bimodal (95% of 8 .. 64 elements, mean 546) fell from 65.7% to 54.8% on
+ * it: a warp of 256 elements a step on tiny segments, hence a mean of 4
+ * tiles before it is taken (bench/results/variants-2026-12-02q-h200.txt).
+ * Half warps of 8 elements a lane lost bimodal too (66.5% -> 59.4%,
+ * variants-2026-12-02p), and a CTA of 128 threads from a mean of 1024 lost
+ * medium-uniform (74.9% -> 65.5%, variants-2026-12-02q). */
+enum { WIDE_WARP_SLOTS = 8, WIDE_WARP_STREAM_FROM = 1024 };
 /* From a mean of twice the widest CTA tile (256 threads of 16 elements,
  * 4096; 8192 and up) the launch takes a streamer of that shape instead:
  * each task keeps 8192 elements in flight (its pairs), the grid has a
@@ -109,7 +123,7 @@ enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
  * noisier): 64.5-74.0% -> 79.1%, softmax 30.8-35.6% -> 37.7%. Asked to
  * fit 4 CTAs a multiprocessor (64 registers, from 78) it spilled and
  * lost: 78.3% / 57.7% and 65.1% / 32.7%
- * (bench/results/variants-2026-12-03a-h200.txt). */
+ * (bench/results/variants-2026-12-02p-h200.txt). */
 /* Tasks (segments) on each program of auto's one-element direct kernel
  * (emit_segment_tasks), and the most any kernel takes. The H200 measured
  * 2 against 1, 4 and 8 for every direct kernel in one run
@@ -1082,11 +1096,19 @@ static void build_schedule(planner *pl, plan_schedule schedule)
          * sub-warp shape for a one-stage program (two segments a warp keep
          * twice the loads in flight; the H200 measured a sum over segments
          * of 256 .. 2048 elements at 79% of copy on half warps, 72% on
-         * warps), the warp's for a program of several stages (a group
-         * loops once per stage while the whole warp waits for it) */
+         * warps of 4-element lanes), the warp's for a program of several
+         * stages (a group loops once per stage while the whole warp waits
+         * for it) */
         int streamer = pl->p.nstages == 1 && subwarp >= 0 ? subwarp : warp;
         if (streamer >= 0)
             build_direct(pl, pl->shapes[streamer], OVERFLOW_STREAM_THEN_LISTS, true, 1);
+        /* and a one-stage program's wide warp streamer, from a mean of
+         * WIDE_WARP_STREAM_FROM */
+        for (int i = 0; i < pl->nshapes && pl->p.nstages == 1; i++)
+            if (pl->shapes[i].group == 32 && pl->shapes[i].slots == WIDE_WARP_SLOTS) {
+                build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS, true, 1);
+                set_int(pl, "sw.stream_from", WIDE_WARP_STREAM_FROM);
+            }
         /* the flat kernel, for short segments of a one-stage program */
         plan_build_flat(pl);
         /* and the CTA streamers, for long segments: the narrow one, and

@@ -2,8 +2,9 @@
 # Auto's sub-warp streamer (the direct kernel for segments of several
 # tiles of a one-stage program, whose tasks keep two tiles in flight) asks
 # ptxas for 12 CTAs of 128 threads a multiprocessor (.minnctapersm 12: at
-# most 40 registers; docs/schedules.md), its warp streamer (a program of
-# several stages) for 10 (48 registers); the persistent lists kernels ask
+# most 40 registers; docs/schedules.md), its warp streamers (the wide one
+# of a one-stage program, a program of several stages') for 10 (48
+# registers); the persistent lists kernels ask
 # for 4 of their 256 threads (64 registers). No other kernel carries the
 # hint: not the single-tile direct kernels, not the CTA streamers (a CTA a
 # task: they would spill), not a plain grid kernel.
@@ -39,6 +40,10 @@ def scale(x_ptr, n, BLOCK: sl.constexpr = 128):
 # ONE:      .entry segment_total__direct_subwarp64_stream(
 # ONE:      .maxntid 128, 1, 1
 # ONE-NEXT: .minnctapersm 12
+# ONE-NEXT: {
+# ONE:      .entry segment_total__direct_warp256_stream(
+# ONE:      .maxntid 128, 1, 1
+# ONE-NEXT: .minnctapersm 10
 # ONE-NEXT: {
 # ONE:      .entry segment_total__direct_cta1024_stream(
 # ONE:      .maxntid 128, 1, 1

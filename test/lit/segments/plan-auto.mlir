@@ -83,7 +83,14 @@
 // CHECK-LABEL: func.func @segmented_sum__direct_subwarp64_stream(
 // CHECK-SAME:    sw.program_threads = 16 : i32
 // CHECK-SAME:    sw.stream_form = "pairs"
+// CHECK-NOT:     sw.stream_from
 // CHECK-SAME:    sw.stream_max = 2112 : i32
+// From a mean of 1024 (sw.stream_from; the others from twice their tile)
+// a one-stage program streams on a warp of 8-element lanes, up to 16 of
+// its tiles.
+// CHECK-LABEL: func.func @segmented_sum__direct_warp256_stream(
+// CHECK-SAME:    sw.program_threads = 32 : i32
+// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_from = 1024 : i32, sw.stream_max = 4352 : i32
 // The CTA streamer, for means of at least twice its tile: 128 threads of 8
 // elements, tiles of 1024 in unmasked pairs, up to the launch's split
 // threshold (the bound here is only int32's); longer segments are split.
@@ -185,6 +192,7 @@ func.func @segmented_sum(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, 
 // CHECK:         }, {
 // A program of several stages streams on a warp: its streamer is the warp's.
 // CHECK-NOT:     func.func @segmented_softmax__direct_subwarp64_stream(
+// CHECK-NOT:     func.func @segmented_softmax__direct_warp256_stream(
 // CHECK-LABEL: func.func @segmented_softmax__direct_warp128_stream(
 // CHECK-SAME:    sw.stream_form = "pairs"
 // CHECK-LABEL: func.func @segmented_softmax__direct_cta1024_stream(
