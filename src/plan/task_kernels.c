@@ -113,17 +113,6 @@ enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
  * variants-2026-12-02p), and a CTA of 128 threads from a mean of 1024 lost
  * medium-uniform (74.9% -> 65.5%, variants-2026-12-02q). */
 enum { WIDE_WARP_SLOTS = 8, WIDE_WARP_STREAM_FROM = 1024 };
-/* From a mean of twice the widest CTA tile (256 threads of 16 elements,
- * 4096; 8192 and up) the launch takes a streamer of that shape instead:
- * each task keeps 8192 elements in flight (its pairs), the grid has a
- * quarter of the CTAs, and there are fewer waves of whole segments to
- * end on a ragged tail. Side by side on the H200, uniform lengths of mean
- * 16384: sums 80.0% -> 83.1% of the copy bandwidth, softmax 45.9% ->
- * 57.6%; mean 65536 (1024 segments, drawn afresh for each variant, so
- * noisier): 64.5-74.0% -> 79.1%, softmax 30.8-35.6% -> 37.7%. Asked to
- * fit 4 CTAs a multiprocessor (64 registers, from 78) it spilled and
- * lost: 78.3% / 57.7% and 65.1% / 32.7%
- * (bench/results/variants-2026-12-02p-h200.txt). */
 /* Tasks (segments) on each program of auto's one-element direct kernel
  * (emit_segment_tasks), and the most any kernel takes. The H200 measured
  * 2 against 1, 4 and 8 for every direct kernel in one run
@@ -648,6 +637,8 @@ static void build_direct(planner *pl, plan_shape shape, overflow over, bool stre
         set_int(pl, "sw.stream_max", pl->stream_max);
     if (streamer)
         ir_attr_set_str(pl->m, pl->func, "sw.stream_form", "pairs");
+    if (streamer && pl->stream_from > 0)
+        set_int(pl, "sw.stream_from", pl->stream_from);
     ir_builder b = kernel_body(pl);
     if (batch > 1 && block > 0 && loads_from_params(pl)) {
         set_int(pl, "sw.tasks_per_program", batch);
@@ -1106,13 +1097,25 @@ static void build_schedule(planner *pl, plan_schedule schedule)
          * WIDE_WARP_STREAM_FROM */
         for (int i = 0; i < pl->nshapes && pl->p.nstages == 1; i++)
             if (pl->shapes[i].group == 32 && pl->shapes[i].slots == WIDE_WARP_SLOTS) {
+                pl->stream_from = WIDE_WARP_STREAM_FROM;
                 build_direct(pl, pl->shapes[i], OVERFLOW_STREAM_THEN_LISTS, true, 1);
-                set_int(pl, "sw.stream_from", WIDE_WARP_STREAM_FROM);
+                pl->stream_from = 0;
             }
         /* the flat kernel, for short segments of a one-stage program */
         plan_build_flat(pl);
         /* and the CTA streamers, for long segments: the narrow one, and
-         * the widest CTA shape when its tile is longer */
+         * the widest CTA shape when its tile is longer. From a mean of
+         * twice the wide one's tile (256 threads of 16 elements, 4096;
+         * 8192 and up) the launch takes the wide one: each task keeps 8192
+         * elements in flight (its pairs), the grid has a quarter of the
+         * CTAs, and there are fewer waves of whole segments to end on a
+         * ragged tail. Side by side on the H200, uniform lengths of mean
+         * 16384: sums 80.0% -> 83.1% of the copy bandwidth, softmax 45.9%
+         * -> 57.6%; mean 65536 (1024 segments, drawn afresh for each
+         * variant, so noisier): 64.5-74.0% -> 79.1%, softmax 30.8-35.6% ->
+         * 37.7%. Held to 4 CTAs a multiprocessor (64 registers, from 78)
+         * it spilled and lost: 78.3% / 57.7% and 65.1% / 32.7%
+         * (bench/results/variants-2026-12-02p-h200.txt). */
         build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM_THEN_LISTS,
                      true, 1);
         plan_shape widest = pl->shapes[pl->nshapes - 1];

@@ -25,6 +25,7 @@ typedef struct planner {
     ir_value *partial, *merged; /* [nreductions] */
     int64_t stream_max;  /* the direct kernel being built streams segments up to this */
     task_stream_form direct_form; /* how its tasks stream (else PAIRS) */
+    int64_t stream_from; /* a streamer being built: the mean the launch takes it from (0: twice its tile) */
     /* memory traffic per element read and written, and per segment (its
      * offsets and scalar stores), for the plan's report */
     int read_bytes, write_bytes, segment_bytes;

@@ -82,11 +82,10 @@ enum { TEMPS = 16 };
  * (68.3% sums). A warp streamer (the wide one of a one-stage program,
  * 16 elements a lane in flight, task_kernels.c; that of a program of
  * several stages, which holds a value across stages) asks for 1280, 48
- * registers: at
- * 40 a softmax's spilled, and medium-uniform softmax rose from 63.6% to
- * 70.0% at 48, uniform lengths of mean 1024 from 63.8% to 70.6%, the
- * others unchanged; 1024 (64 registers) gave 71.4% and 70.6%, bimodal
- * 55.0% -> 53.2% (bench/results/variants-2026-12-02p-h200.txt). */
+ * registers: at 40 a softmax's spilled, and medium-uniform softmax rose
+ * from 63.6% to 70.0% at 48, uniform lengths of mean 1024 from 63.8% to
+ * 70.6%, the others unchanged; 1024 (64 registers) gave 71.4% and 70.6%,
+ * bimodal 55.0% -> 53.2% (bench/results/variants-2026-12-02p-h200.txt). */
 enum { STREAMER_SM_THREADS = 1536, WARP_STREAMER_SM_THREADS = 1280 };
 /* The threads a persistent lists kernel asks ptxas to fit on one
  * multiprocessor: 1024 holds its CTAs of 256 to 64 registers (a sum's
