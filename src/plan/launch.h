@@ -11,7 +11,7 @@
 
 #include "plan.h"
 
-enum { PLAN_MAX_KERNELS = 32, PLAN_MAX_LISTS = PLAN_MAX_SHAPES + 2, PLAN_MAX_REDUCTIONS = 64 };
+enum { PLAN_MAX_KERNELS = 36, PLAN_MAX_LISTS = PLAN_MAX_SHAPES + 2, PLAN_MAX_REDUCTIONS = 64 };
 
 typedef enum plan_kernel_kind { PLAN_KERNEL_DIRECT, PLAN_KERNEL_LISTS, PLAN_KERNEL_SPLIT } plan_kernel_kind;
 

@@ -499,6 +499,88 @@ def test_too_many_stages_is_a_compile_error(tmp_path):
     assert np.isfinite(arguments["out_ptr"]).all()
 
 
+def _chain_of_stages(tmp_path, reductions, live):
+    """A segment program of `live` segment values multiplied together, then
+    `reductions` dependent sums of them (each scaled by the one before)."""
+    import importlib.util
+    params = ", ".join("v%d_ptr" % i for i in range(live))
+    loads = "".join("    x%d = sl.load_segment(sl.segment(v%d_ptr, offsets_ptr, sid))\n" % (i, i)
+                    for i in range(live))
+    product = " * ".join("x%d" % i for i in range(live))
+    source = ("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n"
+              "def chain(%s, offsets_ptr, out_ptr):\n    sid = sl.segment_id(0)\n%s"
+              "    s = sl.sum(%s)\n" % (params, loads, product) +
+              "    s = sl.sum((%s) * s)\n" % product * (reductions - 1) + "    sl.store(out_ptr + sid, s)\n")
+    path = tmp_path / ("chain_%d_%d.py" % (reductions, live))
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    signature = ",".join(["v%d_ptr=*f32" % i for i in range(live)] + ["offsets_ptr=*i32", "out_ptr=*f32"])
+    return module.chain, signature
+
+
+@pytest.mark.parametrize("live", [1, 2, 3, 5, 9])
+def test_the_most_stages_compile_under_every_schedule(tmp_path, live):
+    """The stage limit the compile error names is one every schedule can
+    build: a program of exactly that many stages compiles to SIMT IR under
+    each (its kernels fit the launch's table, with auto's extra direct
+    kernels counted, whatever the number of live values), one more stage
+    is the compile error."""
+    kernel_, signature = _chain_of_stages(tmp_path, 60, live)
+    with pytest.raises(sw.CompileError) as failed:
+        kernel_.emit_mlir(signature=signature, stage="plan")
+    found = re.search(r"of (\d+) stages .* at most (\d+)", str(failed.value))
+    assert found, str(failed.value)
+    stages, most = int(found.group(1)), int(found.group(2))
+    reductions = 60 - (stages - most)
+    kernel_, signature = _chain_of_stages(tmp_path, reductions, live)
+    for schedule in sw.SCHEDULES if hasattr(sw, "SCHEDULES") else ("auto", "subwarp", "warp", "cta", "split",
+                                                                      "persistent"):
+        kernel_.emit_mlir(signature=signature, stage="simt", schedule=schedule)
+    kernel_, signature = _chain_of_stages(tmp_path, reductions + 1, live)
+    with pytest.raises(sw.CompileError, match="%d stages .* at most %d" % (most + 1, most)):
+        kernel_.emit_mlir(signature=signature, stage="simt")
+
+
+def test_cta_schedule_of_a_program_with_many_live_values(rng, tmp_path):
+    """A program that keeps more segment values at once than a CTA tile of
+    8 elements a thread has registers for (plan_shapes leaves out every CTA
+    shape) still runs schedule="cta": on CTAs of 4 elements a thread, as
+    its sub-warp and warp shapes. (Found by the fuzzer: it was an internal
+    error.) Checked on the SIMT executor against the reference one."""
+    import importlib.util
+    path = tmp_path / "many_live.py"
+    path.write_text("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n"
+                    "def spread(a_ptr, b_ptr, c_ptr, d_ptr, e_ptr, offsets_ptr, out_ptr):\n"
+                    "    sid = sl.segment_id(0)\n"
+                    "    a = sl.load_segment(sl.segment(a_ptr, offsets_ptr, sid))\n"
+                    "    b = sl.load_segment(sl.segment(b_ptr, offsets_ptr, sid))\n"
+                    "    c = sl.load_segment(sl.segment(c_ptr, offsets_ptr, sid))\n"
+                    "    d = sl.load_segment(sl.segment(d_ptr, offsets_ptr, sid))\n"
+                    "    e = sl.load_segment(sl.segment(e_ptr, offsets_ptr, sid))\n"
+                    "    t = sl.sum(a * b + c * d - e)\n"
+                    "    sl.store_segment(out_ptr, sl.segment(a_ptr, offsets_ptr, sid), a * b + c * d - e - t)\n")
+    spec = importlib.util.spec_from_file_location("many_live", str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    lengths = np.array([0, 1, 5, 1023, 1024, 1025, 3000, 7], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    n = int(offsets[-1])
+    inputs = {name: rng.standard_normal(n).astype(np.float32) for name in ("a_ptr", "b_ptr", "c_ptr", "d_ptr",
+                                                                          "e_ptr")}
+    plan = str(module.spread.plan(arguments=dict(inputs, offsets_ptr=offsets, out_ptr=np.zeros(n, np.float32)),
+                                  schedule="cta"))
+    assert "spread__direct_cta1024" in plan, plan
+    outs = {}
+    for executor, schedule in (("semantic", None), ("simt", "cta")):
+        out = np.full(n, np.nan, np.float32)
+        extra = {"schedule": schedule} if schedule else {}
+        module.spread.launch(arguments=dict(inputs, offsets_ptr=offsets, out_ptr=out), executor=executor, **extra)
+        outs[executor] = out
+    np.testing.assert_allclose(outs["simt"], outs["semantic"], rtol=1e-4, atol=1e-3, err_msg=str(rng.seed))
+
+
 def test_plan_ir_names_every_task_kernel():
     text = kernel("segmented_sum").emit_mlir(
         signature={"values_ptr": "*f32", "offsets_ptr": "*i32", "out_ptr": "*f32"}, stage="plan")
