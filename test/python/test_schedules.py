@@ -472,22 +472,30 @@ def test_maximum_and_sum_of_exponentials_stored(rng, schedule):
     np.testing.assert_allclose(sums[ok], want_sum[ok], rtol=1e-4)
 
 
+def _jit_from_source(tmp_path, stem, body):
+    """The module of one @sw.jit kernel whose source (after the decorator)
+    is `body`, written to tmp_path/<stem>.py: the frontend reads a kernel's
+    source from its file."""
+    import importlib.util
+    path = tmp_path / (stem + ".py")
+    path.write_text("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n" + body)
+    spec = importlib.util.spec_from_file_location(stem, str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_too_many_stages_is_a_compile_error(tmp_path):
     """A segment program with more dependent stages than a schedule's
     kernels can hold fails at once with a CompileError at the kernel (it
     used to build every stage's kernel, then fail as an internal error);
     the reference executor, which plans nothing, still runs it."""
-    path = tmp_path / "many_stages.py"
-    path.write_text("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n"
-                    "def many(values_ptr, offsets_ptr, out_ptr):\n"
-                    "    sid = sl.segment_id(0)\n"
-                    "    x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))\n"
-                    "    s = sl.sum(x)\n" + "    s = sl.sum(x * s)\n" * 40 +
-                    "    sl.store(out_ptr + sid, s)\n")
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("many_stages", str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _jit_from_source(tmp_path, "many_stages",
+                              "def many(values_ptr, offsets_ptr, out_ptr):\n"
+                              "    sid = sl.segment_id(0)\n"
+                              "    x = sl.load_segment(sl.segment(values_ptr, offsets_ptr, sid))\n"
+                              "    s = sl.sum(x)\n" + "    s = sl.sum(x * s)\n" * 40 +
+                              "    sl.store(out_ptr + sid, s)\n")
     values = np.ones(10, np.float32)
     arguments = {"values_ptr": values, "offsets_ptr": np.array([0, 5, 10], np.int32),
                  "out_ptr": np.zeros(2, np.float32)}
@@ -502,20 +510,14 @@ def test_too_many_stages_is_a_compile_error(tmp_path):
 def _chain_of_stages(tmp_path, reductions, live):
     """A segment program of `live` segment values multiplied together, then
     `reductions` dependent sums of them (each scaled by the one before)."""
-    import importlib.util
     params = ", ".join("v%d_ptr" % i for i in range(live))
     loads = "".join("    x%d = sl.load_segment(sl.segment(v%d_ptr, offsets_ptr, sid))\n" % (i, i)
                     for i in range(live))
     product = " * ".join("x%d" % i for i in range(live))
-    source = ("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n"
-              "def chain(%s, offsets_ptr, out_ptr):\n    sid = sl.segment_id(0)\n%s"
-              "    s = sl.sum(%s)\n" % (params, loads, product) +
-              "    s = sl.sum((%s) * s)\n" % product * (reductions - 1) + "    sl.store(out_ptr + sid, s)\n")
-    path = tmp_path / ("chain_%d_%d.py" % (reductions, live))
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(path.stem, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    body = ("def chain(%s, offsets_ptr, out_ptr):\n    sid = sl.segment_id(0)\n%s"
+            "    s = sl.sum(%s)\n" % (params, loads, product) +
+            "    s = sl.sum((%s) * s)\n" % product * (reductions - 1) + "    sl.store(out_ptr + sid, s)\n")
+    module = _jit_from_source(tmp_path, "chain_%d_%d" % (reductions, live), body)
     signature = ",".join(["v%d_ptr=*f32" % i for i in range(live)] + ["offsets_ptr=*i32", "out_ptr=*f32"])
     return module.chain, signature
 
@@ -535,8 +537,7 @@ def test_the_most_stages_compile_under_every_schedule(tmp_path, live):
     stages, most = int(found.group(1)), int(found.group(2))
     reductions = 60 - (stages - most)
     kernel_, signature = _chain_of_stages(tmp_path, reductions, live)
-    for schedule in sw.SCHEDULES if hasattr(sw, "SCHEDULES") else ("auto", "subwarp", "warp", "cta", "split",
-                                                                      "persistent"):
+    for schedule in ("auto", "subwarp", "warp", "cta", "split", "persistent"):
         kernel_.emit_mlir(signature=signature, stage="simt", schedule=schedule)
     kernel_, signature = _chain_of_stages(tmp_path, reductions + 1, live)
     with pytest.raises(sw.CompileError, match="%d stages .* at most %d" % (most + 1, most)):
@@ -549,21 +550,17 @@ def test_cta_schedule_of_a_program_with_many_live_values(rng, tmp_path):
     shape) still runs schedule="cta": on CTAs of 4 elements a thread, as
     its sub-warp and warp shapes. (Found by the fuzzer: it was an internal
     error.) Checked on the SIMT executor against the reference one."""
-    import importlib.util
-    path = tmp_path / "many_live.py"
-    path.write_text("import swage as sw\nimport swage.language as sl\n\n\n@sw.jit\n"
-                    "def spread(a_ptr, b_ptr, c_ptr, d_ptr, e_ptr, offsets_ptr, out_ptr):\n"
-                    "    sid = sl.segment_id(0)\n"
-                    "    a = sl.load_segment(sl.segment(a_ptr, offsets_ptr, sid))\n"
-                    "    b = sl.load_segment(sl.segment(b_ptr, offsets_ptr, sid))\n"
-                    "    c = sl.load_segment(sl.segment(c_ptr, offsets_ptr, sid))\n"
-                    "    d = sl.load_segment(sl.segment(d_ptr, offsets_ptr, sid))\n"
-                    "    e = sl.load_segment(sl.segment(e_ptr, offsets_ptr, sid))\n"
-                    "    t = sl.sum(a * b + c * d - e)\n"
-                    "    sl.store_segment(out_ptr, sl.segment(a_ptr, offsets_ptr, sid), a * b + c * d - e - t)\n")
-    spec = importlib.util.spec_from_file_location("many_live", str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _jit_from_source(
+        tmp_path, "many_live",
+        "def spread(a_ptr, b_ptr, c_ptr, d_ptr, e_ptr, offsets_ptr, out_ptr):\n"
+        "    sid = sl.segment_id(0)\n"
+        "    a = sl.load_segment(sl.segment(a_ptr, offsets_ptr, sid))\n"
+        "    b = sl.load_segment(sl.segment(b_ptr, offsets_ptr, sid))\n"
+        "    c = sl.load_segment(sl.segment(c_ptr, offsets_ptr, sid))\n"
+        "    d = sl.load_segment(sl.segment(d_ptr, offsets_ptr, sid))\n"
+        "    e = sl.load_segment(sl.segment(e_ptr, offsets_ptr, sid))\n"
+        "    t = sl.sum(a * b + c * d - e)\n"
+        "    sl.store_segment(out_ptr, sl.segment(a_ptr, offsets_ptr, sid), a * b + c * d - e - t)\n")
     lengths = np.array([0, 1, 5, 1023, 1024, 1025, 3000, 7], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     n = int(offsets[-1])

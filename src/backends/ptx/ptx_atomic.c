@@ -208,7 +208,7 @@ bool ptx_emit_atomic(ptx_emitter *e, const ir_op *op)
      * under relaxed or release order (and never for exch or cas) */
     bool used = ir_value_uses(e->m, op->results[0]) != NULL;
     bool red = !used && !cas && kind != IR_ATOM_XCHG && (!strcmp(sem, "relaxed") || !strcmp(sem, "release"));
-    bool aggregate = !cas && aggregable(e, op, kind, dt, sem, used);
+    bool aggregate = aggregable(e, op, kind, dt, sem, used);
     for (int j = 0; j < ptx_slots(pt); j++) {
         char g[24], dn[16], an[16], cn[16], vn[16];
         ptx_reg m = mask ? mask[j] : 0;
