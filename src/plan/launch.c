@@ -174,7 +174,7 @@ static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
  * as most segments then span several tiles, a streamer (streaming in
  * pairs of unmasked tiles): the widest taken from a mean of at most this
  * one (its sw.stream_from, else twice its tile: the wide warp streamer
- * from 1024, the CTA streamers from 2048 and 8192), else the narrowest
+ * from 768, the CTA streamers from 2048 and 8192), else the narrowest
  * (the sub-warp or warp one); or the last. A tile
  * much longer than most segments wastes threads on every task; one shorter
  * than most sends them to the lists (or makes them stream). */

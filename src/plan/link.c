@@ -3,7 +3,9 @@
  * "list", named <kernel>__list<c>_..., with sw.link = "<name>") are one
  * function per link name, <kernel>__<name>, that runs its sections one
  * after the other: a single persistent launch serves all their lists,
- * however many are empty.
+ * however many are empty. The sections (and the reset) run only when the
+ * kernel's work word in the scratch header (plan.h) is raised, which the
+ * first append to any of its lists does: an empty launch reads one word.
  *
  * A split stage (sw.task = "split", <kernel>__split<k>) that carries
  * sw.link joins its kernel's group as the last section (the planner links
@@ -23,6 +25,7 @@
 #include "plan.h"
 #include "launch.h"
 #include "../passes/passes.h"
+#include "../ir/builder.h"
 
 #include <string.h>
 
@@ -73,6 +76,31 @@ static int64_t split_list(const ir_op *f)
             tiles += *c == ',';
     }
     return tiles + 1;
+}
+
+/* Makes linked kernel f's body `if (scratch[word] != 0) { } return`, in
+ * SIMT form (a uniform load: one slot); returns the if's yield, before
+ * which the sections go. */
+static ir_op *guard_work(ir_module *m, ir_op *f, int word)
+{
+    ir_block *body = ir_func_body(f);
+    ir_value scratch = IR_NO_VALUE;
+    for (int i = 0; i < body->nargs; i++)
+        if (m->values[body->args[i]].name && !strcmp(m->values[body->args[i]].name, "__scratch"))
+            scratch = body->args[i];
+    ir_builder b = irb_before(m, body->last);
+    ir_value at = irb_binary(&b, IR_ADDPTR, scratch, irb_int(&b, DT_I64, word));
+    ir_value ptrs = irb_splat(&b, at, ir_type_ptr_vec(DT_I32, 1));
+    ir_value slot = irb(&b, IR_SIMT_LOAD, &ptrs, 1, ir_type_vec(DT_I32, 1));
+    ir_attr_set_int(m, m->values[slot].def, "vec", ir_type_scalar(DT_I32), 1);
+    ir_value value = irb(&b, IR_SIMT_VREDUCE, &slot, 1, ir_type_scalar(DT_I32));
+    ir_attr_set_str(m, m->values[value].def, "kind", "max");
+    ir_op *work = irb_if(&b, irb_cmp(&b, "ne", value, irb_int(&b, DT_I32, 0)), NULL, 0);
+    ir_builder idle = irb_at_end(m, work->regions[1], f->loc);
+    irb_yield(&idle, NULL, 0);
+    ir_builder run = irb_at_end(m, work->regions[0], f->loc);
+    irb_yield(&run, NULL, 0);
+    return work->regions[0]->last;
 }
 
 /* Links the sections that follow `first` and share its base name. */
@@ -133,12 +161,15 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
             split = f;
         }
     /* The sections run one after another, each reading its list's count
-     * when it starts. (A guard that read every count first and skipped the
-     * sections when all were zero, to spare an empty launch the chain of
-     * round trips, took the lists kernel of a sum from 80 to 94 registers,
-     * one CTA a multiprocessor fewer: bimodal sums fell from 58.6% to 49.8%
-     * of copy on the H200, bench/results/variants-2026-12-02h-h200.txt.) */
-    ir_op *end_of_sections = ret;
+     * when it starts, and only when the group's work word is raised (every
+     * append to one of its lists raises it, the reset clears it): an empty
+     * launch reads that one word and ends, where the sections' setup alone
+     * took about 500 instructions a warp. (A guard that read every count
+     * first and skipped the sections when all were zero took the lists
+     * kernel of a sum from 80 to 94 registers, one CTA a multiprocessor
+     * fewer: bimodal sums fell from 58.6% to 49.8% of copy on the H200,
+     * bench/results/variants-2026-12-02h-h200.txt.) */
+    ir_op *end_of_sections = guard_work(m, linked, plan_work_word(link_name(first)));
 
     int64_t smem = 0, sections = 0;
     strbuf served;

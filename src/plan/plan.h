@@ -41,6 +41,8 @@
 
 #include "../ir/ir.h"
 
+#include <string.h>
+
 typedef enum plan_schedule {
     PLAN_AUTO = 0,     /* every policy: direct by the mean length, lists, split */
     PLAN_SUBWARP,      /* every segment on a group of 1..16 lanes (long ones streamed) */
@@ -70,7 +72,17 @@ enum {
     PLAN_HEADER_WORDS = 64,   /* the scratch header: flag, list counts */
     PLAN_DONE_WORD = PLAN_HEADER_WORDS - 1, /* the header word a kernel that leaves the
                                                header clean counts its finished CTAs in */
+    PLAN_WORK_WORD = PLAN_HEADER_WORDS - 3, /* nonzero: a segment was appended to a list
+                                               that <kernel>__lists serves */
+    PLAN_WORK_WORD_WIDE = PLAN_HEADER_WORDS - 2, /* the same for <kernel>__lists_wide */
 };
+
+/* The work word of linked kernel <kernel>__<link> (link: "lists" or
+ * "lists_wide"). */
+static inline int plan_work_word(const char *link)
+{
+    return link && !strcmp(link, "lists_wide") ? PLAN_WORK_WORD_WIDE : PLAN_WORK_WORD;
+}
 
 /* The single-tile shapes the schedules draw on, shortest tile first, and
  * their policy names ("subwarp", "warp", "cta"). `live` is the number of

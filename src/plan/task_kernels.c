@@ -23,8 +23,10 @@
  * CTA streams, then the split list. A segment of length L goes to the split
  * list when L > __split_min, else to the first shape whose tile holds it,
  * else to the stream list. The scratch is, in i32 words: [0] the offsets
- * flag, [1 + c] the count of list c, [PLAN_DONE_WORD] the finished CTAs
- * of the kernel running now, up to PLAN_HEADER_WORDS; then one ticket per
+ * flag, [1 + c] the count of list c, [PLAN_WORK_WORD] and
+ * [PLAN_WORK_WORD_WIDE] raised by every append to a list the lists kernel
+ * (or lists_wide) serves, [PLAN_DONE_WORD] the finished CTAs of the kernel
+ * running now, up to PLAN_HEADER_WORDS; then one ticket per
  * split segment; then the lists in order. The __scratch64 words before it
  * hold the split counter.
  *
@@ -101,8 +103,10 @@ enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
 enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
 /* A one-stage program's wide warp streamer: a warp of 8-element lanes
  * (tiles of 256, pairs: 16 elements a lane in flight, 48 registers) a
- * segment, which the launch takes from a mean of 1024 (its sw.stream_from;
- * the CTA streamers from twice their tile). On the H200, side by side
+ * segment, which the launch takes from a mean of 768 (its sw.stream_from;
+ * the CTA streamers from twice their tile; from 1024 it missed uniform
+ * lengths of mean 1024 drawn at 1020: 78.7% of copy against 84.0% from
+ * 768, bench/results/variants-2026-12-02s-h200.txt). On the H200, side by side
  * against the half-warp streamer: medium-uniform sums (256 .. 2048
  * elements) 74.9% -> 79.8% of the copy bandwidth, uniform lengths of mean
  * 1024 73.9% -> 79.2%, 4096 and 16384 unchanged (the CTA streamers'); but
@@ -112,7 +116,7 @@ enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
  * Half warps of 8 elements a lane lost bimodal too (66.5% -> 59.4%,
  * variants-2026-12-02p), and a CTA of 128 threads from a mean of 1024 lost
  * medium-uniform (74.9% -> 65.5%, variants-2026-12-02q). */
-enum { WIDE_WARP_SLOTS = 8, WIDE_WARP_STREAM_FROM = 1024 };
+enum { WIDE_WARP_SLOTS = 8, WIDE_WARP_STREAM_FROM = 768 };
 /* Auto's direct kernels beyond the shapes' (the one-element kernel, the
  * streamers, the flat kernel) outnumber the shapes it leaves out (the
  * warp shapes of more than DIRECT_SLOTS, the CTA shapes) by at most this
@@ -329,6 +333,8 @@ static ir_value by_list(planner *pl, ir_builder *b, ir_value cls, const ir_value
     return v;
 }
 
+static const char *section_link(const planner *pl, int c);
+
 /* The list a segment of length len (i64) belongs to. */
 static ir_value classify(planner *pl, ir_builder *b, ir_value len)
 {
@@ -395,11 +401,24 @@ static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_valu
      * segments that overlap): the split kernels skip it (the same test,
      * split_fits), so the task runs it */
     ir_value fits = irb_binary(&in, IR_AND, listed, split_fits(pl, &in, first, len));
+    if (pl->link_split) /* its chunks run in the lists kernel: the first split segment says so */
+        irb_store_at(&in, pl->scratch, irb_int(&in, DT_I64, PLAN_WORK_WORD), irb_int(&in, DT_I32, 1),
+                     irb_cmp(&in, "eq", slot, irb_int(&in, DT_I64, 0)));
     irb_yield(&in, &fits, 1);
 
     ir_builder other = irb_at_end(pl->m, split->regions[1], b->loc);
     ir_value counter = irb_binary(&other, IR_ADD, cls, irb_int(&other, DT_I32, 1));
     ir_value at = i64_of(&other, irb_atomic_add_at(&other, pl->scratch, counter, irb_int(&other, DT_I32, 1)));
+    /* the first segment of list cls raises the work word of the kernel
+     * that serves it (plan-link: its sections run only when it is set).
+     * One store a list: a store by every append, all to one address,
+     * serialised in the L2 and took tiny-uniform softmax (5% of its
+     * segments listed) from 41% to 25% of copy on the H200. */
+    ir_value *words = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)pl->nlists);
+    for (int c = 0; c < pl->nlists; c++)
+        words[c] = irb_int(&other, DT_I64, c == split_list(pl) ? PLAN_WORK_WORD : plan_work_word(section_link(pl, c)));
+    irb_store_at(&other, pl->scratch, by_list(pl, &other, cls, words), irb_int(&other, DT_I32, 1),
+                 irb_cmp(&other, "eq", at, irb_int(&other, DT_I64, 0)));
     ir_value *bases = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)pl->nlists);
     for (int c = 0; c < pl->nlists; c++)
         bases[c] = list_base(pl, &other, c);
@@ -681,10 +700,11 @@ ir_value grid_query(ir_builder *b, ir_op_kind kind)
 /* The end of a persistent kernel whose programs are its CTAs: the last
  * CTA to get here (a ticket in PLAN_DONE_WORD, taken after every thread
  * of its CTA is done: the barrier) clears the counts of `lists` (bit c:
- * list c), the split counter when `split_counter`, and the ticket: every
+ * list c), the split counter when `split_counter`, header word
+ * `work_word` (-1: none), and the ticket: every
  * read of them by this kernel is over by then, and no later kernel of the
  * launch reads them (task_kernels.c's header comment). */
-static void emit_reset(planner *pl, ir_builder *b, uint32_t lists, bool split_counter)
+static void emit_reset(planner *pl, ir_builder *b, uint32_t lists, bool split_counter, int work_word)
 {
     irb_op(b, IR_BARRIER, NULL, 0, NULL, 0, 0);
     irb_op(b, IR_FENCE, NULL, 0, NULL, 0, 0);
@@ -699,6 +719,8 @@ static void emit_reset(planner *pl, ir_builder *b, uint32_t lists, bool split_co
      * shared (CSE) with the sections' own count reads and held in
      * registers through every section of the linked kernel */
     uint64_t words = (uint64_t)lists << 1 | (uint64_t)1 << PLAN_DONE_WORD;
+    if (work_word >= 0)
+        words |= (uint64_t)1 << work_word;
     ir_type i64_tile = ir_type_tile(DT_I64, PLAN_HEADER_WORDS);
     ir_value index = irb_cast(&in, irb_arange(&in, PLAN_HEADER_WORDS), i64_tile);
     ir_value bit = irb_binary(&in, IR_AND, irb_binary(&in, IR_SHR, irb_splat(&in, irb_int(&in, DT_I64, (int64_t)words), i64_tile), index),
@@ -749,7 +771,7 @@ static void build_reset_section(planner *pl, const char *link, uint32_t lists, b
     ir_attr_set_str(pl->m, pl->func, "sw.link", link);
     set_int(pl, "sw.reset", 1);
     ir_builder b = kernel_body(pl);
-    emit_reset(pl, &b, lists, split_counter);
+    emit_reset(pl, &b, lists, split_counter, plan_work_word(link));
     end_kernel(pl, &b);
 }
 
@@ -1030,7 +1052,7 @@ static void build_split_stage(planner *pl, int32_t k, bool link, bool reset)
     irb_yield(&skip, NULL, 0);
     irb_yield(&in, NULL, 0);
     if (reset) /* the last split stage, in a kernel of its own */
-        emit_reset(pl, &b, 0, true);
+        emit_reset(pl, &b, 0, true, -1);
     end_kernel(pl, &b);
 }
 
@@ -1090,6 +1112,7 @@ static void build_schedule(planner *pl, plan_schedule schedule)
             build_direct(pl, (plan_shape){PLAN_CTA_THREADS, SUBWARP_SLOTS}, OVERFLOW_STREAM, false, 1);
         return;
     }
+    pl->link_split = schedule != PLAN_SPLIT && pl->p.nstages == 1;
     if (schedule == PLAN_AUTO) {
         int warp = -1, subwarp = -1;
         for (int i = 0; i < pl->nshapes; i++)
@@ -1145,7 +1168,7 @@ static void build_schedule(planner *pl, plan_schedule schedule)
      * stages keeps one kernel per stage: each merge must finish before the
      * next stage reads its result, a grid-wide order only a new launch
      * gives */
-    bool link_split = schedule != PLAN_SPLIT && pl->p.nstages == 1;
+    bool link_split = pl->link_split;
     if (schedule != PLAN_SPLIT) {
         uint32_t narrow = 0, wide = 0;
         for (int c = 0; c <= stream_list(pl); c++) {

@@ -25,6 +25,8 @@ typedef struct planner {
     ir_value *partial, *merged; /* [nreductions] */
     int64_t stream_max;  /* the direct kernel being built streams segments up to this */
     task_stream_form direct_form; /* how its tasks stream (else PAIRS) */
+    bool link_split;     /* the split stage runs in <kernel>__lists (a one-stage program
+                            under a schedule with lists) */
     int64_t stream_from; /* a streamer being built: the mean the launch takes it from (0: twice its tile) */
     /* memory traffic per element read and written, and per segment (its
      * offsets and scalar stores), for the plan's report */

@@ -159,14 +159,15 @@ def _plan_lines(text, heading):
     ([5, 6, 7, 6] * 16, "direct_subwarp16"),   # the first tile holding twice the mean
     ([32] * 63 + [2048], "direct_warp128"),    # mean 64: one warp tile holds twice it
     ([300, 900] * 8, "direct_subwarp64_stream"),  # mean 600: most segments span several tiles
-    ([1000, 1046] * 8, "direct_subwarp64_stream"),  # mean 1023: under the wide warp streamer's 1024
-    ([1024] * 16, "direct_warp256_stream"),  # mean 1024: a warp of 8-element lanes a segment
+    ([700, 834] * 8, "direct_subwarp64_stream"),  # mean 767: under the wide warp streamer's 768
+    ([768] * 16, "direct_warp256_stream"),  # mean 768: a warp of 8-element lanes a segment
+    ([1000, 1046] * 8, "direct_warp256_stream"),  # mean 1023
     ([1024, 2047] * 8, "direct_warp256_stream"),  # mean 1535: still under twice the CTA's tile
     ([1500, 3000] * 8, "direct_cta1024_stream"),  # mean 2250: a CTA streams each segment
     ([8191, 8193] * 8, "direct_cta4096_stream"),  # mean 8192: the wide CTA streamer
 ])
 def test_auto_picks_the_direct_kernel_from_the_mean(monkeypatch, lengths, direct):
-    """A one-stage program's streamer is on half warps, from a mean of 1024
+    """A one-stage program's streamer is on half warps, from a mean of 768
     on warps of 8-element lanes; a softmax's is on warps
     (test_direct_tasks_stream_what_their_group_can). Without the flat
     kernel (SWAGE_FLAT=0), which auto takes for a sum's means of 2 to 64

@@ -85,12 +85,12 @@
 // CHECK-SAME:    sw.stream_form = "pairs"
 // CHECK-NOT:     sw.stream_from
 // CHECK-SAME:    sw.stream_max = 2112 : i32
-// From a mean of 1024 (sw.stream_from; the others from twice their tile)
+// From a mean of 768 (sw.stream_from; the others from twice their tile)
 // a one-stage program streams on a warp of 8-element lanes, up to 16 of
 // its tiles.
 // CHECK-LABEL: func.func @segmented_sum__direct_warp256_stream(
 // CHECK-SAME:    sw.program_threads = 32 : i32
-// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_from = 1024 : i32, sw.stream_max = 4352 : i32
+// CHECK-SAME:    sw.stream_form = "pairs", sw.stream_from = 768 : i32, sw.stream_max = 4352 : i32
 // The CTA streamer, for means of at least twice its tile: 128 threads of 8
 // elements, tiles of 1024 in unmasked pairs, up to the launch's split
 // threshold (the bound here is only int32's); longer segments are split.

@@ -27,6 +27,16 @@
 // LINKED-LABEL: func.func @segmented_sum__lists(
 // LINKED-SAME:    simt.num_threads = 256 : i32, simt.smem_bytes = 256 : i32
 // LINKED-SAME:    sw.lists = "0,1,2,3,4,5,6,7,8,9,10,11,12", sw.sections = 13 : i32, sw.split_stage = 0 : i32, sw.task = "lists"
+// Nothing runs unless the kernel's work word (header word 61; 62 for
+// lists_wide) is raised: the first append to one of its lists raises it.
+// LINKED-NEXT:    %[[WORD:[0-9]+]] = "sw.constant"() {value = 61 : i64}
+// LINKED-NEXT:    %[[AT:[0-9]+]] = "sw.addptr"(%__scratch, %[[WORD]])
+// LINKED-NEXT:    %[[PTRS:[0-9]+]] = "sw.splat"(%[[AT]])
+// LINKED-NEXT:    %[[SLOT:[0-9]+]] = "simt.load"(%[[PTRS]])
+// LINKED-NEXT:    %[[RAISED:[0-9]+]] = "simt.vreduce"(%[[SLOT]])
+// LINKED-NEXT:    %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0 : i32}
+// LINKED-NEXT:    %[[GO:[0-9]+]] = "sw.cmp"(%[[RAISED]], %[[ZERO]]) {predicate = "ne"}
+// LINKED-NEXT:    "sw.if"(%[[GO]])
 // LINKED-NOT:     "sw.splat"(%__scratch64)
 // LINKED:         "sw.for"
 // LINKED:         "sw.minimum"(%{{[0-9]+}}, %__cap11) : (i64, i64) -> i64
@@ -43,6 +53,7 @@
 // LINKED-NOT:     "sw.addptr"(%__chunk_bases,
 // LINKED-LABEL: func.func @sum_scaled__lists_wide(
 // LINKED-SAME:    sw.lists = "7,9", sw.sections = 2 : i32, sw.task = "lists"
+// LINKED-NEXT:    "sw.constant"() {value = 62 : i64}
 // LINKED-NOT:     "sw.addptr"(%__chunk_bases,
 // LINKED-LABEL: func.func @sum_scaled__split0(
 // LINKED-SAME:    sw.stage = 0 : i32, sw.task = "split"
