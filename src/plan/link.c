@@ -161,8 +161,8 @@ static bool link_group(ir_module *m, ir_op *first, diag *d)
             split = f;
         }
     /* The sections run one after another, each reading its list's count
-     * when it starts, and only when the group's work word is raised (every
-     * append to one of its lists raises it, the reset clears it): an empty
+     * when it starts, and only when the group's work word is raised (the
+     * first append to each of its lists raises it, the reset clears it): an empty
      * launch reads that one word and ends, where the sections' setup alone
      * took about 500 instructions a warp. (A guard that read every count
      * first and skipped the sections when all were zero took the lists

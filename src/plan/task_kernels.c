@@ -24,9 +24,9 @@
  * list when L > __split_min, else to the first shape whose tile holds it,
  * else to the stream list. The scratch is, in i32 words: [0] the offsets
  * flag, [1 + c] the count of list c, [PLAN_WORK_WORD] and
- * [PLAN_WORK_WORD_WIDE] raised by every append to a list the lists kernel
- * (or lists_wide) serves, [PLAN_DONE_WORD] the finished CTAs of the kernel
- * running now, up to PLAN_HEADER_WORDS; then one ticket per
+ * [PLAN_WORK_WORD_WIDE] raised by the first append to each list the lists
+ * kernel (or lists_wide) serves, [PLAN_DONE_WORD] the finished CTAs of
+ * the kernel running now, up to PLAN_HEADER_WORDS; then one ticket per
  * split segment; then the lists in order. The __scratch64 words before it
  * hold the split counter.
  *
