@@ -3,6 +3,7 @@
 // RUN: %swage-opt %s --passes=lower-segments-persistent,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce | FileCheck %s --check-prefix=PERSISTENT
 // RUN: %swage-opt %s --passes=lower-segments-split,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce | FileCheck %s --check-prefix=SPLIT
 // RUN: %swage-opt %s --passes=lower-segments,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce --emit-ptx=sm_90 > %t.ptx
+// RUN: %swage-opt %s --passes=lower-segments,fold,cse,fold,dce | FileCheck %s --check-prefix=WORK
 // A one-stage program's split stage is the last section of its lists
 // kernel (docs/schedules.md): one persistent launch runs every list and
 // the split chunks. The planner marks the split kernel with sw.link =
@@ -20,6 +21,23 @@
 // CHECK-SAME:    sw.block_threads = 256 : i32, sw.list_tiles =
 // CHECK-LABEL: func.func @sum_scaled__split1(
 // CHECK-SAME:    sw.block_threads = 256 : i32, sw.list_tiles =
+
+// A direct task that lists its segment raises the lists kernel's work
+// word (header word 61) when it is the first of its list: the split
+// list's slot 0, or count 0 of the list it appends to. One store a list,
+// not one an append: those all hit one address.
+// WORK-LABEL: func.func @segmented_sum__direct_warp128(
+// WORK:         %[[PACKED:[0-9]+]] = "sw.atomic_rmw"(%__scratch64, %{{[0-9]+}}) {kind = "add"
+// WORK-NEXT:    %[[SLOT:[0-9]+]] = "sw.shr"(%[[PACKED]],
+// WORK:         %[[FIRST_SPLIT:[0-9]+]] = "sw.cmp"(%[[SLOT]], %[[ZERO:[0-9]+]]) {predicate = "eq"}
+// WORK:         %[[WORD:[0-9]+]] = "sw.addptr"(%__scratch, %{{[0-9]+}})
+// WORK-NEXT:    "sw.store"(%[[WORD]], %{{[0-9]+}}, %[[FIRST_SPLIT]]) : (!sw.ptr<i32>, i32, i1)
+// WORK:         %[[COUNT:[0-9]+]] = "sw.atomic_rmw"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "add", scope = "gpu", sem = "relaxed"} : (!sw.ptr<i32>, i32) -> i32
+// WORK-NEXT:    %[[AT:[0-9]+]] = "sw.cast"(%[[COUNT]])
+// WORK-NEXT:    %[[W61B:[0-9]+]] = "sw.constant"() {value = 61 : i64}
+// WORK-NEXT:    %[[FIRST:[0-9]+]] = "sw.cmp"(%[[AT]], %[[ZERO]]) {predicate = "eq"}
+// WORK-NEXT:    %[[WORD2:[0-9]+]] = "sw.addptr"(%__scratch, %[[W61B]])
+// WORK-NEXT:    "sw.store"(%[[WORD2]], %{{[0-9]+}}, %[[FIRST]]) : (!sw.ptr<i32>, i32, i1)
 
 // The list sections (the stream list's last), then the split stage: its
 // chunk count from the split counter, the chunk's segment by binary
