@@ -14,7 +14,9 @@
 # only (auto, one round, no forced schedules unless asked), one variant
 # after another in the same run, writing $OUT/<name>.json (nothing else:
 # the device returns at most 8 files) and printing each table. Default distributions: all; pass e.g. --distributions medium-uniform
-# --ops sum to narrow it.
+# --ops sum to narrow it; --seed N draws the same lengths for every variant.
+# Back here, tools/variants_table.py main=DIR/main.json exp=DIR/exp-x.json
+# prints the runs side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 REF [REF...]" >&2; exit 2; }
@@ -25,6 +27,9 @@ for ref in "$@"; do
     rm -rf "variants/$name"
     mkdir -p "variants/$name"
     git archive "$ref" | tar -x -C "variants/$name"
+    # what a variant's build and benchmark do not read: the device machine
+    # takes at most 64 MiB of working tree
+    rm -rf "variants/$name/bench/results" "variants/$name/fuzz"
     echo "$(git rev-parse --short "$ref")" > "variants/$name/COMMIT"
     names+=("$name")
 done
