@@ -414,15 +414,18 @@ static ir_value append_to_list(planner *pl, ir_builder *b, ir_value sid, ir_valu
      * One store a list: a store by every append, all to one address,
      * serialised in the L2 and took tiny-uniform softmax (5% of its
      * segments listed) from 41% to 25% of copy on the H200. */
-    ir_value *words = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)pl->nlists);
-    bool one_word = true;
-    for (int c = 0; c < pl->nlists; c++) {
-        int word = c == split_list(pl) ? PLAN_WORK_WORD : plan_work_word(section_link(pl, c));
-        words[c] = irb_int(&other, DT_I64, word);
-        one_word = one_word && word == PLAN_WORK_WORD;
+    ir_value word = irb_int(&other, DT_I64, PLAN_WORK_WORD);
+    bool wide = false; /* some list is lists_wide's: the word depends on cls */
+    for (int c = 0; c < pl->nlists && !wide; c++)
+        wide = c != split_list(pl) && plan_work_word(section_link(pl, c)) != PLAN_WORK_WORD;
+    if (wide) {
+        ir_value *words = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)pl->nlists);
+        for (int c = 0; c < pl->nlists; c++)
+            words[c] = c == split_list(pl) ? word : irb_int(&other, DT_I64, plan_work_word(section_link(pl, c)));
+        word = by_list(pl, &other, cls, words);
     }
-    irb_store_at(&other, pl->scratch, one_word ? words[0] : by_list(pl, &other, cls, words),
-                 irb_int(&other, DT_I32, 1), irb_cmp(&other, "eq", at, irb_int(&other, DT_I64, 0)));
+    irb_store_at(&other, pl->scratch, word, irb_int(&other, DT_I32, 1),
+                 irb_cmp(&other, "eq", at, irb_int(&other, DT_I64, 0)));
     ir_value *bases = arena_alloc(pl->m->ar, sizeof(ir_value) * (size_t)pl->nlists);
     for (int c = 0; c < pl->nlists; c++)
         bases[c] = list_base(pl, &other, c);
