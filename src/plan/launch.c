@@ -182,6 +182,15 @@ static int choose_direct(const plan_info *info, const plan_sizes *sz)
 {
     int last = -1, streamer = -1, flat = -1;
     int64_t mean = sz->segments > 0 ? sz->limit / sz->segments : 0;
+    /* SWAGE_DIRECT=<name>: the direct kernel <program>__direct_<name>
+     * whatever the lengths (for profiling one kernel; docs/testing.md) */
+    const char *pick = getenv("SWAGE_DIRECT");
+    if (pick && *pick)
+        for (int k = 0; k < info->nkernels; k++) {
+            const char *tail = strstr(info->kernels[k].name, "__direct_");
+            if (info->kernels[k].kind == PLAN_KERNEL_DIRECT && tail && !strcmp(tail + 9, pick))
+                return k;
+        }
     for (int k = 0; k < info->nkernels; k++)
         if (info->kernels[k].kind == PLAN_KERNEL_DIRECT && info->kernels[k].flat)
             flat = k;
