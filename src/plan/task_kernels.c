@@ -1107,6 +1107,14 @@ static void build_schedule(planner *pl, plan_schedule schedule)
 {
     const char *forced = schedule == PLAN_SUBWARP ? "subwarp" : schedule == PLAN_WARP ? "warp"
                        : schedule == PLAN_CTA ? "cta" : NULL;
+    if (schedule == PLAN_CTA) {
+        /* the CTA streamers, as auto's (below), streaming every segment */
+        build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM, true, 1);
+        plan_shape widest = pl->shapes[pl->nshapes - 1];
+        if (widest.group > 32 && plan_shape_block(widest) > CTA_STREAMER_THREADS * CTA_STREAMER_SLOTS)
+            build_direct(pl, widest, OVERFLOW_STREAM, true, 1);
+        return;
+    }
     if (forced) {
         int built = 0;
         for (int i = 0; i < pl->nshapes; i++)
