@@ -100,7 +100,7 @@ enum { DIRECT_SLOTS = 4, DIRECT_STREAM_TILES = 16, SUBWARP_STREAM_TILES = 2 };
  * streamers also let the lists kernel launch early, which changed nothing
  * on the other lengths): the persistent lists kernel's CTAs ended on a
  * long tail. */
-enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8 };
+enum { CTA_STREAMER_THREADS = 128, CTA_STREAMER_SLOTS = 8, CTA_STREAMER_SM_THREADS = 2048 };
 /* A one-stage program's wide warp streamer: a warp of 8-element lanes
  * (tiles of 256, pairs: 16 elements a lane in flight, 48 registers) a
  * segment, which the launch takes from a mean of 768 (its sw.stream_from;
@@ -673,6 +673,8 @@ static void build_direct(planner *pl, plan_shape shape, overflow over, bool stre
         ir_attr_set_str(pl->m, pl->func, "sw.stream_form", "pairs");
     if (streamer && pl->stream_from > 0)
         set_int(pl, "sw.stream_from", pl->stream_from);
+    if (pl->sm_threads > 0)
+        set_int(pl, "sw.sm_threads", pl->sm_threads);
     ir_builder b = kernel_body(pl);
     if (batch > 1 && block > 0 && loads_from_params(pl)) {
         set_int(pl, "sw.tasks_per_program", batch);
@@ -1098,35 +1100,44 @@ static void count_traffic(planner *pl)
 
 static bool in_policy(plan_shape s, const char *policy) { return !strcmp(plan_shape_policy(s), policy); }
 
+/* The CTA streamers: the narrow one (CTA_STREAMER_THREADS threads of
+ * CTA_STREAMER_SLOTS elements), and the widest CTA shape when its tile is
+ * longer. Forced, the narrow one of a one-stage program asks for
+ * CTA_STREAMER_SM_THREADS resident threads a multiprocessor (sw.sm_threads:
+ * 32 registers). On the H200, side by side (schedule="cta", sums over
+ * uniform lengths, bench/results/variants-2026-12-02u-h200.txt): mean 1024
+ * 66.9% -> 76.2% of the copy bandwidth, 2048 82.7% -> 87.6%, 4096
+ * unchanged (87.4%). Auto's narrow streamer, which also appends to the
+ * lists and splits, spilled at 32 registers and lost uniform lengths of
+ * mean 4096 (85.6% -> 81.6%), and a softmax's spilled too: they keep what
+ * ptxas takes (33-40 registers, 12 CTAs). */
+static void cta_streamers(planner *pl, overflow over)
+{
+    pl->sm_threads = over == OVERFLOW_STREAM && pl->p.nstages == 1 ? CTA_STREAMER_SM_THREADS : 0;
+    build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, over, true, 1);
+    pl->sm_threads = 0;
+    plan_shape widest = pl->shapes[pl->nshapes - 1];
+    if (widest.group > 32 && plan_shape_block(widest) > CTA_STREAMER_THREADS * CTA_STREAMER_SLOTS)
+        build_direct(pl, widest, over, true, 1);
+}
+
 /* Direct kernels of `schedule`: AUTO's take the shapes up to a warp of
  * DIRECT_SLOTS-slot threads (the launch picks one by the mean length; a
  * direct task streams segments of up to DIRECT_STREAM_TILES tiles, longer
- * ones go to the lists); the forced ones every shape of their policy,
- * streaming what does not fit. */
+ * ones go to the lists); the forced sub-warp and warp ones every shape of
+ * their policy, streaming what does not fit; the forced CTA ones the CTA
+ * streamers (cta_streamers). */
 static void build_schedule(planner *pl, plan_schedule schedule)
 {
-    const char *forced = schedule == PLAN_SUBWARP ? "subwarp" : schedule == PLAN_WARP ? "warp"
-                       : schedule == PLAN_CTA ? "cta" : NULL;
+    const char *forced = schedule == PLAN_SUBWARP ? "subwarp" : schedule == PLAN_WARP ? "warp" : NULL;
     if (schedule == PLAN_CTA) {
-        /* the CTA streamers, as auto's (below), streaming every segment */
-        build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM, true, 1);
-        plan_shape widest = pl->shapes[pl->nshapes - 1];
-        if (widest.group > 32 && plan_shape_block(widest) > CTA_STREAMER_THREADS * CTA_STREAMER_SLOTS)
-            build_direct(pl, widest, OVERFLOW_STREAM, true, 1);
+        cta_streamers(pl, OVERFLOW_STREAM);
         return;
     }
     if (forced) {
-        int built = 0;
         for (int i = 0; i < pl->nshapes; i++)
-            if (in_policy(pl->shapes[i], forced)) {
+            if (in_policy(pl->shapes[i], forced))
                 build_direct(pl, pl->shapes[i], OVERFLOW_STREAM, false, 1);
-                built++;
-            }
-        /* a program that keeps too many segment values at once for a CTA
-         * tile of 8 elements a thread (plan_shapes) still has a CTA
-         * schedule: 4 a thread, as its sub-warp and warp shapes have */
-        if (!built && schedule == PLAN_CTA)
-            build_direct(pl, (plan_shape){PLAN_CTA_THREADS, SUBWARP_SLOTS}, OVERFLOW_STREAM, false, 1);
         return;
     }
     pl->link_split = schedule != PLAN_SPLIT && pl->p.nstages == 1;
@@ -1172,11 +1183,7 @@ static void build_schedule(planner *pl, plan_schedule schedule)
          * 37.7%. Held to 4 CTAs a multiprocessor (64 registers, from 78)
          * it spilled and lost: 78.3% / 57.7% and 65.1% / 32.7%
          * (bench/results/variants-2026-12-02p-h200.txt). */
-        build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, OVERFLOW_STREAM_THEN_LISTS,
-                     true, 1);
-        plan_shape widest = pl->shapes[pl->nshapes - 1];
-        if (widest.group > 32 && plan_shape_block(widest) > CTA_STREAMER_THREADS * CTA_STREAMER_SLOTS)
-            build_direct(pl, widest, OVERFLOW_STREAM_THEN_LISTS, true, 1);
+        cta_streamers(pl, OVERFLOW_STREAM_THEN_LISTS);
     } else {
         build_direct(pl, (plan_shape){0, 0}, OVERFLOW_LISTS, false, 1);
     }

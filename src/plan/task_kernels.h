@@ -28,6 +28,8 @@ typedef struct planner {
     bool link_split;     /* the split stage runs in <kernel>__lists (a one-stage program
                             under a schedule with lists) */
     int64_t stream_from; /* a streamer being built: the mean the launch takes it from (0: twice its tile) */
+    int64_t sm_threads;  /* a kernel being built: the resident threads a multiprocessor it asks the
+                            code generator for (sw.sm_threads; 0: none) */
     /* memory traffic per element read and written, and per segment (its
      * offsets and scalar stores), for the plan's report */
     int read_bytes, write_bytes, segment_bytes;

@@ -103,8 +103,11 @@ static long long min_ctas_per_sm(const ir_op *func, long long threads)
 {
     const ir_attr *group = ir_attr_get(func, "sw.program_threads");
     const ir_attr *task = ir_attr_get(func, "sw.task");
+    const ir_attr *asked = ir_attr_get(func, "sw.sm_threads"); /* the planner's (task_kernels.c) */
     if (threads <= 0)
         return 0;
+    if (asked && asked->kind == ATTR_INT)
+        return asked->i >= threads ? asked->i / threads : 0;
     if (ir_attr_get(func, "sw.stream_form") && group && group->kind == ATTR_INT && group->i <= 32) {
         /* a sub-warp or warp streamer: its pairs of tiles in flight
          * would otherwise take registers at the cost of occupancy */
