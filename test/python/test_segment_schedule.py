@@ -292,7 +292,7 @@ t.segment_sum.launch(arguments=args, unsafe=True)
 assert state.launches == launches + 2
 t.segment_sum.launch(arguments=args, unsafe=True, schedule="cta")
 assert state.launches == launches + 3
-assert list(state.grid) == [7, 1, 1] and list(state.block) == [256, 1, 1]
+assert list(state.grid) == [7, 1, 1] and list(state.block) == [128, 1, 1]  # the narrow CTA streamer
 
 # The task kernels after the direct one (here the lists, 2 of 3) are
 # programmatic dependent launches on this compute capability 9.0 device,
@@ -450,7 +450,7 @@ assert state.stream == 0xABC
 # Checked, another schedule, other sizes: still warm (the scratch follows the plan).
 k.launch(arguments=args(values=5000))
 k.launch(arguments=args(), schedule="cta", unsafe=True)
-assert list(state.grid) == [7, 1, 1] and list(state.block) == [256, 1, 1]
+assert list(state.grid) == [7, 1, 1] and list(state.block) == [128, 1, 1]  # the narrow CTA streamer
 
 # The warm path's task kernels are programmatic dependent launches too.
 EXPECT_PDL = os.environ.get("SWAGE_PDL") != "0" and hasattr(driver, "cuLaunchKernelEx")
