@@ -182,6 +182,54 @@ def test_auto_picks_the_direct_kernel_from_the_mean(monkeypatch, lengths, direct
     assert launches[0][1] == "segmented_sum__" + direct, str(plan)
 
 
+@pytest.mark.parametrize("lengths, direct", [
+    ([5, 6, 7, 6] * 16, "direct_cta1024_stream"),    # short: still a CTA a segment
+    ([1000, 1046] * 8, "direct_cta1024_stream"),     # medium: the narrow streamer
+    ([8191, 8193] * 8, "direct_cta4096_stream"),     # mean 8192: the wide one
+])
+def test_forced_cta_takes_the_cta_streamers(lengths, direct):
+    """schedule="cta" runs auto's CTA streamers on every segment, chosen
+    by the mean as auto chooses them; results as the oracle's."""
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    values = np.random.default_rng(3).standard_normal(int(offsets[-1])).astype(np.float32)
+    out = np.zeros(len(lengths), np.float32)
+    arguments = {"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out}
+    plan = kernel("segmented_sum").plan(arguments=arguments, schedule="cta")
+    launches = _plan_lines(str(plan), "launches, in order:")
+    assert [row[1] for row in launches] == ["segmented_sum__" + direct], str(plan)
+    kernel("segmented_sum").launch(arguments=arguments, executor="simt", schedule="cta")
+    expect = np.add.reduceat(values.astype(np.float64), offsets[:-1])
+    np.testing.assert_allclose(out, expect, rtol=1e-5, atol=1e-4)
+
+
+def test_swage_direct_picks_the_direct_kernel(monkeypatch):
+    """SWAGE_DIRECT=<name> runs <program>__direct_<name> whatever the
+    lengths (a profiling knob, docs/testing.md); a name no direct kernel of
+    the schedule has leaves the choice to the mean. Results stay exact: the
+    kernel streams or lists what does not fit its tile."""
+    lengths = [3, 0, 40, 700, 5] * 8
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    values = np.random.default_rng(5).standard_normal(int(offsets[-1])).astype(np.float32)
+    expect = np.add.reduceat(values.astype(np.float64), offsets[:-1])
+    expect[np.diff(offsets) == 0] = 0
+    for name, direct in (("warp128", "warp128"), ("cta1024_stream", "cta1024_stream"),
+                         ("no_such_kernel", None)):
+        monkeypatch.setenv("SWAGE_DIRECT", name)
+        out = np.zeros(len(lengths), np.float32)
+        arguments = {"values_ptr": values, "offsets_ptr": offsets, "out_ptr": out}
+        first = _plan_lines(str(kernel("segmented_sum").plan(arguments=arguments)),
+                            "launches, in order:")[0][1]
+        if direct:
+            assert first == "segmented_sum__direct_" + direct
+        else:
+            monkeypatch.delenv("SWAGE_DIRECT")
+            assert first == _plan_lines(str(kernel("segmented_sum").plan(arguments=arguments)),
+                                        "launches, in order:")[0][1]
+            monkeypatch.setenv("SWAGE_DIRECT", name)
+        kernel("segmented_sum").launch(arguments=arguments, executor="simt")
+        np.testing.assert_allclose(out, expect, rtol=1e-5, atol=1e-4, err_msg=name)
+
+
 def test_plan_reports_every_segment_once(rng):
     lengths = sc.lengths("bimodal", N, rng)
     lengths[len(lengths) // 2] = 16384  # a segment the plan splits, whatever the draw

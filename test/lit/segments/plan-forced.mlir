@@ -23,9 +23,15 @@
 // WARP:         func.func @segmented_max__direct_warp1024(
 // WARP-NOT:     func.func @segmented_max__direct_cta
 
-// CTA:          func.func @segmented_max__direct_cta2048(
+// CTA takes auto's CTA streamers, streaming every segment: the narrow one
+// (128 threads, asking for 16 resident CTAs: sw.sm_threads) and the wide.
+// CTA:          func.func @segmented_max__direct_cta1024_stream(
+// CTA-SAME:       sw.block_threads = 128 : i32, {{.*}} sw.overflow = "stream", sw.policy = "cta", sw.program_threads = 128 : i32
+// CTA-SAME:       sw.sm_threads = 2048 : i32, sw.stream_form = "pairs"
+// CTA:          func.func @segmented_max__direct_cta4096_stream(
 // CTA-SAME:       sw.block_threads = 256 : i32, {{.*}} sw.overflow = "stream", sw.policy = "cta", sw.program_threads = 256 : i32
-// CTA:          func.func @segmented_max__direct_cta4096(
+// CTA-NOT:        sw.sm_threads
+// CTA-SAME:       sw.stream_form = "pairs"
 // CTA-NOT:      func.func @segmented_max__list
 
 // SPLIT:        func.func @segmented_max__classify(
