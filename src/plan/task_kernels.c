@@ -1102,7 +1102,8 @@ static bool in_policy(plan_shape s, const char *policy) { return !strcmp(plan_sh
 
 /* The CTA streamers: the narrow one (CTA_STREAMER_THREADS threads of
  * CTA_STREAMER_SLOTS elements), and the widest CTA shape when its tile is
- * longer. Forced, the narrow one of a one-stage program asks for
+ * longer. Forced, the narrow one of a one-stage program that reads one
+ * segment buffer (live_values 1: what was measured) asks for
  * CTA_STREAMER_SM_THREADS resident threads a multiprocessor (sw.sm_threads:
  * 32 registers). On the H200, side by side (schedule="cta", sums over
  * uniform lengths, bench/results/variants-2026-12-02u-h200.txt): mean 1024
@@ -1113,7 +1114,7 @@ static bool in_policy(plan_shape s, const char *policy) { return !strcmp(plan_sh
  * ptxas takes (33-40 registers, 12 CTAs). */
 static void cta_streamers(planner *pl, overflow over)
 {
-    pl->sm_threads = over == OVERFLOW_STREAM && pl->p.nstages == 1 ? CTA_STREAMER_SM_THREADS : 0;
+    pl->sm_threads = over == OVERFLOW_STREAM && live_values(&pl->p) == 1 ? CTA_STREAMER_SM_THREADS : 0;
     build_direct(pl, (plan_shape){CTA_STREAMER_THREADS, CTA_STREAMER_SLOTS}, over, true, 1);
     pl->sm_threads = 0;
     plan_shape widest = pl->shapes[pl->nshapes - 1];

@@ -12,8 +12,9 @@
 # RUN: %swage compile %s --kernel segment_softmax --signature 'values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32' --emit=ptx | FileCheck %s --check-prefix=SOFT
 # RUN: %swage compile %s --kernel scale --signature 'x_ptr=*f32,n=i32' --emit=ptx | FileCheck %s --check-prefix=PLAIN
 # Forced schedule="cta": the narrow CTA streamer of a one-stage program
-# asks for 16 CTAs (32 registers; the planner's sw.sm_threads), not that
-# of a program of several stages (it spilled), nor the wide one.
+# reading one segment buffer asks for 16 CTAs (32 registers; the
+# planner's sw.sm_threads), not that of a program of several stages (it
+# spilled), nor the wide one.
 # RUN: %swage compile %s --kernel segment_total --signature 'values_ptr=*f32,offsets_ptr=*i32,out_ptr=*f32' --emit=mlir > %t.one.mlir
 # RUN: %swage-opt %t.one.mlir --passes=lower-segments-cta,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce --emit-ptx=sm_90 | FileCheck %s --check-prefix=CTA
 # RUN: %swage compile %s --kernel segment_softmax --signature 'values_ptr=*f32,offsets_ptr=*i64,out_ptr=*f32' --emit=mlir > %t.soft.mlir
