@@ -66,7 +66,7 @@ typedef struct plan_shape {
 static inline int32_t plan_shape_block(plan_shape s) { return s.group * s.slots; }
 
 enum {
-    PLAN_CTA_THREADS = 256,   /* threads per CTA of every task kernel */
+    PLAN_CTA_THREADS = 256,   /* threads of the CTA shapes, list sections, split and merge kernels */
     PLAN_MAX_SHAPES = 16,
     PLAN_STREAM_TILE = 2048,  /* elements per step of a CTA streaming a segment */
     PLAN_HEADER_WORDS = 64,   /* the scratch header: flag, list counts */
