@@ -828,6 +828,39 @@ ir_value task_online_rescale(ir_builder *b, ir_value m, ir_value d, ir_value top
     return irb_select(b, none, zero, scaled);
 }
 
+/* The program's exp of the online pair's sum (task_online_pair checked its
+ * shape): the step computes its exponentials as that op does (sl.exp's
+ * approximation, or the accurate one). */
+static const ir_op *exp_of(const task_program *p, const ir_op *sum)
+{
+    return def_of(p, sum->operands[0]);
+}
+
+/* One element x into a lane's running maximum m and sum d of exp(. - m),
+ * with one exponential: e = exp(-|x - m|), then d' = d e + 1 when x is
+ * the new maximum, else d + e (what d exp(m - m') + exp(x - m') is, with
+ * one of the two exponents 0). Where the two-exponential form gives NaN
+ * or 0 this does too: a -inf x adds nothing (e forced to 0, also when m
+ * is -inf), a +inf x that raises m adds NaN (the "1" is x * 0 + 1, as
+ * exp(x - x) is), a NaN anywhere makes e NaN. */
+static ir_value online_step(ir_builder *b, ir_value m, ir_value d, ir_value x, const ir_op *ex)
+{
+    ir_type t = ir_value_type(b->m, m);
+    ir_value zero = irb_const(b, t, (ir_scalar){.f = 0.0});
+    ir_value one = irb_const(b, t, (ir_scalar){.f = 1.0});
+    ir_value low = irb_const(b, t, (ir_scalar){.f = -INFINITY});
+    ir_value gap = irb_binary(b, IR_SUB, x, m);
+    ir_value below = irb(b, IR_NEG, (ir_value[]){irb(b, IR_ABS, &gap, 1, t)}, 1, t);
+    ir_value e = irb(b, IR_EXP, &below, 1, t);
+    const ir_attr *approx = ir_attr_get(ex, "approx");
+    if (approx && approx->kind == ATTR_BOOL && approx->i)
+        ir_attr_set_bool(b->m, b->m->values[e].def, "approx", true);
+    e = irb_select(b, irb_cmp(b, "eq", x, low), zero, e);
+    ir_value first = irb(b, IR_FMA, (ir_value[]){x, zero, one}, 3, t);
+    ir_value raised = irb(b, IR_FMA, (ir_value[]){d, e, first}, 3, t);
+    return irb_select(b, irb_cmp(b, "gt", x, m), raised, irb_binary(b, IR_ADD, d, e));
+}
+
 void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value *max_out, ir_value *sum_out)
 {
     const task_program *p = e->p;
@@ -852,15 +885,9 @@ void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value 
     for (int i = 0; i < p->nops; i++)
         if (p->cls[i] == TASK_SEGVAL && e->needed[p->ops[i]->results[0]])
             make_tile(e, p->ops[i], block);
-    /* per lane: m' = max(m, x); d' = d * exp(m - m') + exp(x - m'), where
-     * a -inf (a masked lane, or the data) adds nothing */
     ir_value x = live_tile(e, mx, block);
     ir_value m = body->args[1], d = body->args[2];
-    ir_value grown = irb_binary(b, combine_of(e, mx), m, x);
-    ir_value one = irb_const(b, acc, (ir_scalar){.f = 1.0});
-    ir_value kept = task_online_rescale(b, m, d, grown);
-    ir_value added = task_online_rescale(b, x, one, grown);
-    ir_value next[2] = {grown, irb_binary(b, IR_ADD, kept, added)};
+    ir_value next[2] = {irb_binary(b, combine_of(e, mx), m, x), online_step(b, m, d, x, exp_of(p, sum))};
     irb_yield(b, next, 2);
     e->b = saved;
     b = &e->b;
