@@ -861,6 +861,44 @@ static ir_value online_step(ir_builder *b, ir_value m, ir_value d, ir_value x, c
     return irb_select(b, irb_cmp(b, "gt", x, m), raised, irb_binary(b, IR_ADD, d, e));
 }
 
+/* One tile of an online pair at `base` (masked or not) into the lanes'
+ * running maxima and sums md[0], md[1] (replaced). */
+static void online_tile(task_emitter *e, int32_t k, const ir_op *mx, const ir_op *ex, int32_t block, ir_value base,
+                        bool masked, ir_value *md)
+{
+    const task_program *p = e->p;
+    build_index(e, base, block);
+    if (!masked)
+        e->mask = IR_NO_VALUE;
+    mark_needed(e, k);
+    for (int32_t v = 0; v < p->nvalues; v++)
+        e->tile_of[v] = IR_NO_VALUE;
+    for (int i = 0; i < p->nops; i++)
+        if (p->cls[i] == TASK_SEGVAL && e->needed[p->ops[i]->results[0]])
+            make_tile(e, p->ops[i], block);
+    ir_value x = live_tile(e, mx, block);
+    ir_value m = md[0];
+    md[0] = irb_binary(&e->b, combine_of(e, mx), m, x);
+    md[1] = online_step(&e->b, m, md[1], x, ex);
+}
+
+/* online_tile when `cond` holds, as an sw.if carrying md[]. */
+static void online_tile_if(task_emitter *e, int32_t k, const ir_op *mx, const ir_op *ex, int32_t block, ir_value cond,
+                           ir_value base, bool masked, ir_value *md)
+{
+    ir_module *m = e->p->m;
+    ir_type types[2] = {ir_value_type(m, md[0]), ir_value_type(m, md[1])};
+    ir_builder outer = e->b;
+    ir_op *branch = irb_if(&outer, cond, types, 2);
+    ir_builder skip = irb_at_end(m, branch->regions[1], outer.loc);
+    irb_yield(&skip, md, 2);
+    e->b = irb_at_end(m, branch->regions[0], outer.loc);
+    online_tile(e, k, mx, ex, block, base, masked, md);
+    irb_yield(&e->b, md, 2);
+    e->b = outer;
+    md[0] = branch->results[0], md[1] = branch->results[1];
+}
+
 void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value *max_out, ir_value *sum_out)
 {
     const task_program *p = e->p;
@@ -869,31 +907,35 @@ void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value 
         sw_unreachable(p->d, "task body: stage %d is no online pair", (int)k);
         return;
     }
-    const ir_op *mx = p->ops[p->reduction_op[rmax]], *sum = p->ops[p->reduction_op[rsum]];
-    ir_builder *outer = &e->b;
+    const ir_op *mx = p->ops[p->reduction_op[rmax]], *sum = p->ops[p->reduction_op[rsum]], *ex = exp_of(p, sum);
+    ir_builder *b = &e->b;
     ir_type acc = acc_tile_type(e, mx, block);
-    ir_value inits[2] = {identity_tile(e, mx, block), irb_const(outer, acc, (ir_scalar){.f = 0.0})};
-    ir_op *loop = irb_for(outer, aligned_start(e), e->end, irb_int(outer, DT_I64, block), inits, 2);
+    ir_value md[2] = {identity_tile(e, mx, block), irb_const(b, acc, (ir_scalar){.f = 0.0})};
+    /* as a stage's INSIDE form (task_body.h): a masked head tile when the
+     * range starts past `first`, the tiles wholly inside unmasked, a masked
+     * tail for what is left */
+    ir_value first = aligned_start(e), width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
+    ir_value late = irb_cmp(b, "gt", e->start, first);
+    online_tile_if(e, k, mx, ex, block, late, first, true, md);
+    b = &e->b;
+    ir_value whole = irb_select(b, late, irb_binary(b, IR_ADD, first, width), first);
+    ir_value room = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->end, whole), zero);
+    ir_value whole_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -(int64_t)block)));
+    ir_op *loop = irb_for(b, whole, whole_end, width, md, 2);
     ir_block *body = loop->regions[0];
     ir_builder saved = e->b;
-    e->b = irb_at_end(p->m, body, outer->loc);
-    ir_builder *b = &e->b;
-    build_index(e, body->args[0], block);
-    mark_needed(e, k);
-    for (int32_t v = 0; v < p->nvalues; v++)
-        e->tile_of[v] = IR_NO_VALUE;
-    for (int i = 0; i < p->nops; i++)
-        if (p->cls[i] == TASK_SEGVAL && e->needed[p->ops[i]->results[0]])
-            make_tile(e, p->ops[i], block);
-    ir_value x = live_tile(e, mx, block);
-    ir_value m = body->args[1], d = body->args[2];
-    ir_value next[2] = {irb_binary(b, combine_of(e, mx), m, x), online_step(b, m, d, x, exp_of(p, sum))};
-    irb_yield(b, next, 2);
+    e->b = irb_at_end(p->m, body, saved.loc);
+    ir_value carried[2] = {body->args[1], body->args[2]};
+    online_tile(e, k, mx, ex, block, body->args[0], false, carried);
+    irb_yield(&e->b, carried, 2);
     e->b = saved;
+    md[0] = loop->results[0], md[1] = loop->results[1];
+    b = &e->b;
+    online_tile_if(e, k, mx, ex, block, irb_cmp(b, "lt", whole_end, e->end), whole_end, true, md);
     b = &e->b;
     /* across lanes: the largest maximum, and every lane's sum rescaled to it */
-    ir_value top = reduce_tile(e, mx, loop->results[0]);
-    ir_value lanes = task_online_rescale(b, loop->results[0], loop->results[1], irb_splat(b, top, acc));
+    ir_value top = reduce_tile(e, mx, md[0]);
+    ir_value lanes = task_online_rescale(b, md[0], md[1], irb_splat(b, top, acc));
     *max_out = top;
     *sum_out = reduce_tile(e, sum, lanes);
 }
