@@ -861,25 +861,46 @@ static ir_value online_step(ir_builder *b, ir_value m, ir_value d, ir_value x, c
     return irb_select(b, irb_cmp(b, "gt", x, m), raised, irb_binary(b, IR_ADD, d, e));
 }
 
-/* One tile of an online pair at `base` (masked or not) into the lanes'
- * running maxima and sums md[0], md[1] (replaced). */
+/* n tiles (1 or 2) of an online pair at bases[] (masked or not) into the
+ * lanes' running maxima and sums md[0], md[1] (replaced): every tile's
+ * loads first, so that they are in flight together, then each tile's
+ * step in order. */
+static void online_tiles(task_emitter *e, int32_t k, const ir_op *mx, const ir_op *ex, int32_t block,
+                         const ir_value *bases, int n, bool masked, ir_value *md)
+{
+    const task_program *p = e->p;
+    ir_value *tiles[2], base[2], rel[2], mask[2];
+    mark_needed(e, k);
+    for (int u = 0; u < n; u++) {
+        build_index(e, bases[u], block);
+        if (!masked)
+            e->mask = IR_NO_VALUE;
+        for (int32_t v = 0; v < p->nvalues; v++)
+            e->tile_of[v] = IR_NO_VALUE;
+        for (int i = 0; i < p->nops; i++)
+            if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
+                make_tile(e, p->ops[i], block);
+        tiles[u] = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
+        memcpy(tiles[u], e->tile_of, sizeof(ir_value) * (size_t)p->nvalues);
+        base[u] = e->base, rel[u] = e->rel, mask[u] = e->mask;
+    }
+    for (int u = 0; u < n; u++) {
+        memcpy(e->tile_of, tiles[u], sizeof(ir_value) * (size_t)p->nvalues);
+        e->base = base[u], e->rel = rel[u], e->mask = mask[u];
+        for (int i = 0; i < p->nops; i++)
+            if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind != IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
+                make_tile(e, p->ops[i], block);
+        ir_value x = live_tile(e, mx, block);
+        ir_value m = md[0];
+        md[0] = irb_binary(&e->b, combine_of(e, mx), m, x);
+        md[1] = online_step(&e->b, m, md[1], x, ex);
+    }
+}
+
 static void online_tile(task_emitter *e, int32_t k, const ir_op *mx, const ir_op *ex, int32_t block, ir_value base,
                         bool masked, ir_value *md)
 {
-    const task_program *p = e->p;
-    build_index(e, base, block);
-    if (!masked)
-        e->mask = IR_NO_VALUE;
-    mark_needed(e, k);
-    for (int32_t v = 0; v < p->nvalues; v++)
-        e->tile_of[v] = IR_NO_VALUE;
-    for (int i = 0; i < p->nops; i++)
-        if (p->cls[i] == TASK_SEGVAL && e->needed[p->ops[i]->results[0]])
-            make_tile(e, p->ops[i], block);
-    ir_value x = live_tile(e, mx, block);
-    ir_value m = md[0];
-    md[0] = irb_binary(&e->b, combine_of(e, mx), m, x);
-    md[1] = online_step(&e->b, m, md[1], x, ex);
+    online_tiles(e, k, mx, ex, block, &base, 1, masked, md);
 }
 
 /* online_tile when `cond` holds, as an sw.if carrying md[]. */
@@ -921,15 +942,21 @@ void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value 
     ir_value whole = irb_select(b, late, irb_binary(b, IR_ADD, first, width), first);
     ir_value room = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->end, whole), zero);
     ir_value whole_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -(int64_t)block)));
-    ir_op *loop = irb_for(b, whole, whole_end, width, md, 2);
+    /* the tiles inside two at a time (both tiles' loads in flight
+     * together), then one more when their count is odd */
+    ir_value pairs_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -2 * (int64_t)block)));
+    ir_op *loop = irb_for(b, whole, pairs_end, irb_int(b, DT_I64, 2 * (int64_t)block), md, 2);
     ir_block *body = loop->regions[0];
     ir_builder saved = e->b;
     e->b = irb_at_end(p->m, body, saved.loc);
     ir_value carried[2] = {body->args[1], body->args[2]};
-    online_tile(e, k, mx, ex, block, body->args[0], false, carried);
+    ir_value bases[2] = {body->args[0], irb_binary(&e->b, IR_ADD, body->args[0], width)};
+    online_tiles(e, k, mx, ex, block, bases, 2, false, carried);
     irb_yield(&e->b, carried, 2);
     e->b = saved;
     md[0] = loop->results[0], md[1] = loop->results[1];
+    b = &e->b;
+    online_tile_if(e, k, mx, ex, block, irb_cmp(b, "lt", pairs_end, whole_end), pairs_end, false, md);
     b = &e->b;
     online_tile_if(e, k, mx, ex, block, irb_cmp(b, "lt", whole_end, e->end), whole_end, true, md);
     b = &e->b;

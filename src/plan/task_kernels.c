@@ -996,6 +996,14 @@ static ir_value find_split_segment(planner *pl, ir_builder *b, ir_value t, ir_va
     return search->results[0];
 }
 
+/* The resident threads a multiprocessor (sw.sm_threads) a split kernel
+ * running an online pair asks for: 5 CTAs of 256, so at most 48 registers
+ * a thread. Unasked, ptxas took 40 for the pass's pairs of tiles and
+ * scheduled the second tile's loads after the first tile's first use (one
+ * tile in flight, not two); with room for 48 it issues both first, as in
+ * the two-tile stages (no spills). */
+enum { ONLINE_SPLIT_SM_THREADS = 5 * PLAN_CTA_THREADS };
+
 /* Stage k of every split segment: a persistent grid of CTAs over all
  * chunks of all split segments, chunk t on CTA t mod grid. With `link`
  * (a one-stage program under a schedule with list sections), plan-link
@@ -1013,6 +1021,9 @@ static void build_split_stage(planner *pl, int32_t k, bool link, bool reset)
     set_int(pl, "sw.tile", PLAN_STREAM_TILE);
     if (link)
         ir_attr_set_str(pl->m, pl->func, "sw.link", "lists");
+    int rmax, rsum;
+    if (task_online_pair(&pl->p, k, &rmax, &rsum))
+        set_int(pl, "sw.sm_threads", ONLINE_SPLIT_SM_THREADS);
     ir_builder b = kernel_body(pl);
     ir_value pid = grid_query(&b, IR_PROGRAM_ID), nprog = grid_query(&b, IR_NUM_PROGRAMS);
     int sl = split_list(pl);

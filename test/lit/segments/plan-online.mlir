@@ -1,5 +1,6 @@
 // RUN: %swage-opt %s --split-input-file --passes=lower-segments-split | FileCheck %s
 // RUN: %swage-opt %s --split-input-file --passes=lower-segments-split,fold,cse,fold,dce,lower-simt,plan-link,fold,cse,fold,dce --emit-ptx=sm_90 > %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // The online pass of a split softmax (stages max, then sum of exp(x - max),
 // in one pass): each lane keeps a running maximum m and sum d, and takes
 // an element x with ONE exponential, e = exp(-|x - m|): d' = d e + 1 when
@@ -8,9 +9,12 @@
 // is. The exponential is the program's: sl.exp's approximation stays one.
 
 // The pass runs as a stage's tiles do: a masked head tile when the chunk
-// starts past its first tile's base, the tiles wholly inside unmasked, a
-// masked tail tile.
+// starts past its first tile's base, the tiles wholly inside unmasked, two
+// at a time (both tiles' loads first), one more when their count is odd,
+// a masked tail tile. The kernel asks for 5 CTAs of 256 a multiprocessor
+// (48 registers), where ptxas issues both tiles' loads first.
 // CHECK-LABEL: func.func @exact__split0(
+// CHECK-SAME:    sw.sm_threads = 1280 : i32
 // CHECK:           "sw.if"
 // CHECK:             "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi1>, tensor<1024xf32>) -> tensor<1024xf32>
 // CHECK:             "sw.exp"
@@ -18,7 +22,8 @@
 // CHECK:           }) : (i1) -> (tensor<1024xf32>, tensor<1024xf32>)
 // CHECK:           "sw.for"
 // CHECK:             %[[X:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
-// CHECK-NEXT:        "sw.maximum"(%[[M:[0-9]+]], %[[X]]) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+// CHECK:             %[[X2:[0-9]+]] = "sw.load"(%{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+// CHECK-NEXT:        %[[M2:[0-9]+]] = "sw.maximum"(%[[M:[0-9]+]], %[[X]]) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // CHECK-NEXT:        %[[ZERO:[0-9]+]] = "sw.constant"() {value = 0.0 : f32}
 // CHECK-NEXT:        %[[ONE:[0-9]+]] = "sw.constant"() {value = 1.0 : f32}
 // CHECK-NEXT:        %[[LOW:[0-9]+]] = "sw.constant"() {value = 0xFF800000 : f32}
@@ -33,7 +38,14 @@
 // CHECK-NEXT:        %[[ADDED:[0-9]+]] = "sw.add"(%[[D]], %[[E]])
 // CHECK-NEXT:        %[[UP:[0-9]+]] = "sw.cmp"(%[[X]], %[[M]]) {predicate = "gt"}
 // CHECK-NEXT:        %[[NEXT:[0-9]+]] = "sw.select"(%[[UP]], %[[RAISED]], %[[ADDED]])
-// CHECK-NEXT:        "sw.yield"(%{{[0-9]+}}, %[[NEXT]])
+// CHECK-NEXT:        %[[M3:[0-9]+]] = "sw.maximum"(%[[M2]], %[[X2]])
+// CHECK:             "sw.sub"(%[[X2]], %[[M2]])
+// CHECK:             "sw.fma"(%[[NEXT]],
+// CHECK:             %[[NEXT2:[0-9]+]] = "sw.select"
+// CHECK-NEXT:        "sw.yield"(%[[M3]], %[[NEXT2]])
+// CHECK:           "sw.if"
+// CHECK:             "sw.load"(%{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>) -> tensor<1024xf32>
+// CHECK:           }) : (i1) -> (tensor<1024xf32>, tensor<1024xf32>)
 // CHECK:           "sw.if"
 // CHECK:             "sw.load"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (tensor<1024x!sw.ptr<f32>>, tensor<1024xi1>, tensor<1024xf32>) -> tensor<1024xf32>
 // CHECK:             "sw.exp"
@@ -41,6 +53,13 @@
 // CHECK:           }) : (i1) -> (tensor<1024xf32>, tensor<1024xf32>)
 // CHECK-NEXT:      "sw.reduce"(%{{[0-9]+}}#0) {kind = "max"} : (tensor<1024xf32>) -> f32
 // CHECK-LABEL: func.func @exact__split2(
+// PTX-LABEL:   .visible .entry exact__split0(
+// PTX:         .maxntid 256, 1, 1
+// PTX-NEXT:    .minnctapersm 5
+// PTX-LABEL:   .visible .entry exact__split2(
+// PTX:         .maxntid 256, 1, 1
+// PTX-NOT:     .minnctapersm
+// PTX-LABEL:   .visible .entry approximate__classify(
 func.func @exact(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %output_ptr: !sw.ptr<f32>) attributes {sw.stages = 3 : i32} {
   %sid = "sw.segment_id"() {axis = 0 : i32} : () -> i32
   %seg = "sw.segment"(%values_ptr, %offsets_ptr, %sid) : (!sw.ptr<f32>, !sw.ptr<i64>, i32) -> !sw.segment<f32>
@@ -59,7 +78,7 @@ func.func @exact(%values_ptr: !sw.ptr<f32>, %offsets_ptr: !sw.ptr<i64>, %output_
 // -----
 
 // CHECK-LABEL: func.func @approximate__split0(
-// CHECK-COUNT-3:   "sw.exp"(%{{[0-9]+}}) {approx = true} : (tensor<1024xf32>) -> tensor<1024xf32>
+// CHECK-COUNT-5:   "sw.exp"(%{{[0-9]+}}) {approx = true} : (tensor<1024xf32>) -> tensor<1024xf32>
 // CHECK-NOT:       "sw.exp"(%{{[0-9]+}}) {approx = true} : (tensor<1024xf32>)
 // CHECK:           "sw.reduce"(%{{[0-9]+}}#0) {kind = "max"}
 // CHECK-LABEL: func.func @approximate__split2(
