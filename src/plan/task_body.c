@@ -576,11 +576,19 @@ void task_emit_single(task_emitter *e, int32_t block)
  * Masked: a tile may hold elements outside [start, end); else every
  * element is inside, and the tiles need no mask. */
 enum { STAGE_TILES_MAX = 2 };
-static void emit_stage_tiles(task_emitter *e, int32_t k, int32_t block, const ir_value *bases, int n, bool masked,
-                             ir_value *acc)
+
+/* The loads of up to STAGE_TILES_MAX tiles, made before any other work
+ * on them, and each tile's index and mask, for use_loaded_tile. */
+typedef struct loaded_tiles {
+    ir_value *tile_of[STAGE_TILES_MAX];
+    ir_value base[STAGE_TILES_MAX], rel[STAGE_TILES_MAX], mask[STAGE_TILES_MAX];
+} loaded_tiles;
+
+/* Stage k's segment loads of n tiles at bases[] (masked or not), in order. */
+static void load_tiles(task_emitter *e, int32_t k, int32_t block, const ir_value *bases, int n, bool masked,
+                       loaded_tiles *t)
 {
     const task_program *p = e->p;
-    ir_value *tiles[STAGE_TILES_MAX], base[STAGE_TILES_MAX], rel[STAGE_TILES_MAX], mask[STAGE_TILES_MAX];
     mark_needed(e, k);
     for (int u = 0; u < n; u++) {
         build_index(e, bases[u], block);
@@ -591,13 +599,27 @@ static void emit_stage_tiles(task_emitter *e, int32_t k, int32_t block, const ir
         for (int i = 0; i < p->nops; i++)
             if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
                 make_tile(e, p->ops[i], block);
-        tiles[u] = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
-        memcpy(tiles[u], e->tile_of, sizeof(ir_value) * (size_t)p->nvalues);
-        base[u] = e->base, rel[u] = e->rel, mask[u] = e->mask;
+        t->tile_of[u] = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
+        memcpy(t->tile_of[u], e->tile_of, sizeof(ir_value) * (size_t)p->nvalues);
+        t->base[u] = e->base, t->rel[u] = e->rel, t->mask[u] = e->mask;
     }
+}
+
+/* Tile u of load_tiles as the emitter's current tile. */
+static void use_loaded_tile(task_emitter *e, const loaded_tiles *t, int u)
+{
+    memcpy(e->tile_of, t->tile_of[u], sizeof(ir_value) * (size_t)e->p->nvalues);
+    e->base = t->base[u], e->rel = t->rel[u], e->mask = t->mask[u];
+}
+
+static void emit_stage_tiles(task_emitter *e, int32_t k, int32_t block, const ir_value *bases, int n, bool masked,
+                             ir_value *acc)
+{
+    const task_program *p = e->p;
+    loaded_tiles t;
+    load_tiles(e, k, block, bases, n, masked, &t);
     for (int u = 0; u < n; u++) {
-        memcpy(e->tile_of, tiles[u], sizeof(ir_value) * (size_t)p->nvalues);
-        e->base = base[u], e->rel = rel[u], e->mask = mask[u];
+        use_loaded_tile(e, &t, u);
         for (int i = 0, a = 0; i < p->nops; i++) {
             const ir_op *op = p->ops[i];
             if (p->cls[i] == TASK_SEGVAL && op->kind != IR_LOAD_SEGMENT && e->needed[op->results[0]])
@@ -861,32 +883,18 @@ static ir_value online_step(ir_builder *b, ir_value m, ir_value d, ir_value x, c
     return irb_select(b, irb_cmp(b, "gt", x, m), raised, irb_binary(b, IR_ADD, d, e));
 }
 
-/* n tiles (1 or 2) of an online pair at bases[] (masked or not) into the
- * lanes' running maxima and sums md[0], md[1] (replaced): every tile's
- * loads first, so that they are in flight together, then each tile's
- * step in order. */
+/* n tiles (up to STAGE_TILES_MAX) of an online pair at bases[] (masked
+ * or not) into the lanes' running maxima and sums md[0], md[1]
+ * (replaced): every tile's loads first, so that they are in flight
+ * together, then each tile's step in order. */
 static void online_tiles(task_emitter *e, int32_t k, const ir_op *mx, const ir_op *ex, int32_t block,
                          const ir_value *bases, int n, bool masked, ir_value *md)
 {
     const task_program *p = e->p;
-    ir_value *tiles[2], base[2], rel[2], mask[2];
-    mark_needed(e, k);
+    loaded_tiles t;
+    load_tiles(e, k, block, bases, n, masked, &t);
     for (int u = 0; u < n; u++) {
-        build_index(e, bases[u], block);
-        if (!masked)
-            e->mask = IR_NO_VALUE;
-        for (int32_t v = 0; v < p->nvalues; v++)
-            e->tile_of[v] = IR_NO_VALUE;
-        for (int i = 0; i < p->nops; i++)
-            if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind == IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
-                make_tile(e, p->ops[i], block);
-        tiles[u] = arena_alloc(p->m->ar, sizeof(ir_value) * (size_t)(p->nvalues + 1));
-        memcpy(tiles[u], e->tile_of, sizeof(ir_value) * (size_t)p->nvalues);
-        base[u] = e->base, rel[u] = e->rel, mask[u] = e->mask;
-    }
-    for (int u = 0; u < n; u++) {
-        memcpy(e->tile_of, tiles[u], sizeof(ir_value) * (size_t)p->nvalues);
-        e->base = base[u], e->rel = rel[u], e->mask = mask[u];
+        use_loaded_tile(e, &t, u);
         for (int i = 0; i < p->nops; i++)
             if (p->cls[i] == TASK_SEGVAL && p->ops[i]->kind != IR_LOAD_SEGMENT && e->needed[p->ops[i]->results[0]])
                 make_tile(e, p->ops[i], block);
