@@ -940,7 +940,7 @@ void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value 
     ir_builder *b = &e->b;
     ir_type acc = acc_tile_type(e, mx, block);
     ir_value md[2] = {identity_tile(e, mx, block), irb_const(b, acc, (ir_scalar){.f = 0.0})};
-    /* as a stage's INSIDE form (task_body.h): a masked head tile when the
+    /* as a stage's PAIRS form (task_body.h): a masked head tile when the
      * range starts past `first`, the tiles wholly inside unmasked, a masked
      * tail for what is left */
     ir_value first = aligned_start(e), width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);

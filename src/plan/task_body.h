@@ -166,7 +166,9 @@ void task_finish_reduction(task_emitter *e, int r, ir_value acc);
 bool task_online_pair(const task_program *p, int32_t k, int *rmax, int *rsum);
 /* Stages k and k + 1 of an online pair over [start, end) in tiles of
  * `block`: the maximum and the sum of exp(x - that maximum), both in the
- * accumulator dtype (the sum is 0 where every element is -inf). */
+ * accumulator dtype (the sum is 0 where every element is -inf). One
+ * exponential an element (the program's exp), the tiles inside the range
+ * unmasked and two at a time, a masked head and tail. */
 void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value *max_out, ir_value *sum_out);
 /* d * exp(m - top), or 0 where m is -inf (a part that saw only -inf adds
  * nothing): the rescale of partial sums d of exp(x - m) to a larger
