@@ -711,6 +711,27 @@ static void emit_inside_loop(task_emitter *e, int32_t k, int32_t block, ir_value
         acc[a] = loop->results[a];
 }
 
+/* The tiles of `block` wholly inside [start, end) after a head tile at
+ * `first` (masked and taken when `late`): [whole, whole_end), and with
+ * `pairs` the end of their pairs, pairs_end (else IR_NO_VALUE). block is
+ * a power of two and the room is >= 0, so AND with -block rounds down. */
+typedef struct inside_range {
+    ir_value whole, whole_end, pairs_end;
+} inside_range;
+
+static inside_range tiles_inside(task_emitter *e, int32_t block, ir_value first, ir_value late, ir_value width,
+                                 ir_value zero, bool pairs)
+{
+    ir_builder *b = &e->b;
+    inside_range r = {.pairs_end = IR_NO_VALUE};
+    r.whole = irb_select(b, late, irb_binary(b, IR_ADD, first, width), first);
+    ir_value room = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->end, r.whole), zero);
+    r.whole_end = irb_binary(b, IR_ADD, r.whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -(int64_t)block)));
+    if (pairs)
+        r.pairs_end = irb_binary(b, IR_ADD, r.whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -2 * (int64_t)block)));
+    return r;
+}
+
 /* One stage over [start, end) from `first` (start rounded down) in tiles
  * of `block`: its stores, and each reduction's accumulator scalar in
  * acc_out[] (in program order), in the form of task_body.h. */
@@ -752,21 +773,16 @@ static void emit_stage_loop(task_emitter *e, int32_t k, int32_t block, ir_value 
     /* the head: a masked tile when the segment starts past `first` */
     ir_value late = irb_cmp(b, "gt", e->start, first);
     emit_stage_tile_if(e, k, block, late, first, true, acc, naccs);
-    b = &e->b;
-    /* the tiles wholly inside: [whole, whole_end), pairs up to pairs_end;
-     * block is a power of two, room >= 0, so AND with -width rounds down */
-    ir_value whole = irb_select(b, late, irb_binary(b, IR_ADD, first, width), first);
-    ir_value room = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->end, whole), zero);
-    ir_value whole_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -(int64_t)block)));
+    /* the tiles wholly inside, in pairs up to pairs_end with PAIRS */
+    inside_range in = tiles_inside(e, block, first, late, width, zero, form == TASK_STREAM_PAIRS);
+    ir_value whole_end = in.whole_end;
     if (form == TASK_STREAM_INSIDE) {
-        emit_inside_loop(e, k, block, whole, whole_end, 1, acc, naccs);
+        emit_inside_loop(e, k, block, in.whole, whole_end, 1, acc, naccs);
     } else {
-        ir_value pairs_end = irb_binary(b, IR_ADD, whole,
-                                        irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -2 * (int64_t)block)));
-        emit_inside_loop(e, k, block, whole, pairs_end, 2, acc, naccs);
+        emit_inside_loop(e, k, block, in.whole, in.pairs_end, 2, acc, naccs);
         /* one more tile inside when their count is odd */
         b = &e->b;
-        emit_stage_tile_if(e, k, block, irb_cmp(b, "lt", pairs_end, whole_end), pairs_end, false, acc, naccs);
+        emit_stage_tile_if(e, k, block, irb_cmp(b, "lt", in.pairs_end, whole_end), in.pairs_end, false, acc, naccs);
     }
     b = &e->b;
     /* the tail: a masked tile for what is left */
@@ -946,14 +962,12 @@ void task_emit_online_stage(task_emitter *e, int32_t k, int32_t block, ir_value 
     ir_value first = aligned_start(e), width = irb_int(b, DT_I64, block), zero = irb_int(b, DT_I64, 0);
     ir_value late = irb_cmp(b, "gt", e->start, first);
     online_tile_if(e, k, mx, ex, block, late, first, true, md);
-    b = &e->b;
-    ir_value whole = irb_select(b, late, irb_binary(b, IR_ADD, first, width), first);
-    ir_value room = irb_binary(b, IR_MAXIMUM, irb_binary(b, IR_SUB, e->end, whole), zero);
-    ir_value whole_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -(int64_t)block)));
     /* the tiles inside two at a time (both tiles' loads in flight
      * together), then one more when their count is odd */
-    ir_value pairs_end = irb_binary(b, IR_ADD, whole, irb_binary(b, IR_AND, room, irb_int(b, DT_I64, -2 * (int64_t)block)));
-    ir_op *loop = irb_for(b, whole, pairs_end, irb_int(b, DT_I64, 2 * (int64_t)block), md, 2);
+    inside_range in = tiles_inside(e, block, first, late, width, zero, true);
+    ir_value whole_end = in.whole_end, pairs_end = in.pairs_end;
+    b = &e->b;
+    ir_op *loop = irb_for(b, in.whole, pairs_end, irb_int(b, DT_I64, 2 * (int64_t)block), md, 2);
     ir_block *body = loop->regions[0];
     ir_builder saved = e->b;
     e->b = irb_at_end(p->m, body, saved.loc);
